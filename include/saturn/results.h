@@ -1,0 +1,66 @@
+/* saturn — what a run measured. */
+#ifndef SATURN_RESULTS_H
+#define SATURN_RESULTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One histogram bucket: values in [lo, hi]. */
+struct saturn_bucket {
+    uint64_t lo, hi, count;
+};
+
+struct saturn_latency {
+    uint64_t count;
+    double mean, min, p50, p99, max;
+};
+
+struct saturn_results {
+    const char *workload;       /* "steady" or "collective" */
+    uint64_t seed;
+    uint64_t nodes, routers;
+    uint64_t cycles;            /* cycles simulated in total */
+
+    /* steady state */
+    uint64_t warmup, measure;   /* window [warmup, warmup + measure) */
+    double offered;             /* flits/node/cycle generated in the window */
+    double accepted;            /* flits/node/cycle ejected in the window */
+    uint64_t measured_packets;  /* generated in the window */
+    uint64_t measured_delivered;
+    bool drained;               /* all measured packets delivered before the cap */
+    bool saturated;
+    char saturated_why[160];
+    double backlog_growth;      /* flits added to source queues + network in the window,
+                                   as a fraction of flits offered in it */
+
+    /* collective */
+    uint64_t collective_packets; /* per node */
+    uint64_t duration;           /* cycle of the last delivery (start is cycle 0) */
+
+    struct saturn_latency packet_latency;  /* generation -> tail received */
+    struct saturn_latency network_latency; /* head injected -> tail received */
+    double hops_mean;
+    double inflight_mean;        /* packets in the network, mean over the window */
+    double source_queue_mean;    /* packets waiting in source queues per node */
+
+    size_t hist_n;               /* packet latency histogram */
+    struct saturn_bucket *hist;
+
+    /* the simulator itself */
+    double wall_seconds;
+    uint64_t flit_hops;          /* router-to-router flit moves, whole run */
+    uint64_t router_cycles;      /* routers x cycles, whole run */
+    long peak_rss_kb;
+};
+
+void saturn_results_free(struct saturn_results *r);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,63 @@
+/* saturn — a cycle-accurate, flit-level interconnection-network simulator.
+ *
+ * The whole public surface: build a configuration (config.h), run it, read
+ * the results (results.h). The library is reentrant: every piece of mutable
+ * state lives in a struct saturn_sim, so simulations may run in threads. */
+#ifndef SATURN_SATURN_H
+#define SATURN_SATURN_H
+
+#include "saturn/config.h"
+#include "saturn/error.h"
+#include "saturn/results.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SATURN_VERSION "0.1.0"
+
+const char *saturn_version(void);
+
+/* Called now and then during a run (about every 2^16 cycles). */
+typedef void (*saturn_progress_fn)(void *user, uint64_t cycle,
+                                   const char *phase);
+
+struct saturn_sim;
+
+/* Checks the configuration as a whole (impossible combinations are
+ * SATURN_EINPUT errors naming the key) and builds the network. */
+int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
+                      struct saturn_error *err);
+void saturn_sim_set_progress(struct saturn_sim *s, saturn_progress_fn fn,
+                             void *user);
+/* Runs the configured workload to completion. SATURN_EDEADLOCK when the
+ * watchdog fires (err holds the wait-for report). */
+int saturn_sim_run(struct saturn_sim *s, struct saturn_results *res,
+                   struct saturn_error *err);
+void saturn_sim_free(struct saturn_sim *s);
+
+/* create + run + free. */
+int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,
+               struct saturn_error *err);
+
+/* A load sweep: steady runs at traffic.flit_rate = curve.from, +curve.step,
+ * ... up to curve.to (stopping after the first saturated point when
+ * curve.stop_at_saturation), then curve.refine bisection steps between
+ * the last stable and the first saturated rate. fn sees every point as it
+ * finishes (return non-zero to stop). */
+struct saturn_curve_summary {
+    int points;
+    double stable_rate;           /* highest offered rate not saturated */
+    double saturated_rate;        /* lowest offered rate saturated (0: none) */
+    double saturation_throughput; /* highest accepted load of any point */
+    double zero_load_latency;     /* mean packet latency of the first point */
+};
+typedef int (*saturn_curve_fn)(void *user, const struct saturn_config *point,
+                               const struct saturn_results *r);
+int saturn_curve(const struct saturn_config *cfg, saturn_curve_fn fn, void *user,
+                 struct saturn_curve_summary *sum, struct saturn_error *err);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,38 @@
+/* The saturn command: shared pieces of the subcommands. */
+#ifndef SATURN_CLI_H
+#define SATURN_CLI_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "saturn/io.h"
+#include "saturn/saturn.h"
+
+enum { EXIT_BAD_INPUT = 2, EXIT_DEADLOCK = 3 };
+
+struct cli_args {
+    struct saturn_config *cfg;
+    const char *json_path;
+    const char *csv_path;
+    bool quiet;
+    bool help;
+};
+
+/* [FILE.ini] [key=value ...] [--json PATH] [--csv PATH] [-q]. Returns 0 or
+ * an exit code after printing the error. */
+int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv);
+void cli_free(struct cli_args *a);
+/* Prints err and maps its code to an exit code. */
+int cli_fail(const struct saturn_error *err);
+/* Progress line on a terminal, nothing otherwise. */
+void cli_progress(void *user, unsigned long long cycle, const char *phase);
+void cli_progress_clear(void);
+void cli_print_config(FILE *f, const struct saturn_config *c);
+void cli_print_summary(FILE *f, const struct saturn_config *c,
+                       const struct saturn_results *r);
+
+int cmd_run(int argc, char **argv);
+int cmd_curve(int argc, char **argv);
+int cmd_config(int argc, char **argv);
+
+#endif

@@ -1,0 +1,167 @@
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+
+int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
+{
+    memset(a, 0, sizeof *a);
+    a->cfg = saturn_config_new();
+    if (!a->cfg) {
+        fprintf(stderr, "saturn: error: out of memory\n");
+        return 1;
+    }
+    struct saturn_error err = {0};
+    /* Options first, so that a file given after overrides cannot undo them. */
+    const char *file = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+            a->help = true;
+        } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
+            a->quiet = true;
+        } else if (!strcmp(w, "--json") || (allow_csv && !strcmp(w, "--csv"))) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "saturn: error: %s needs a PATH\n", w);
+                return EXIT_BAD_INPUT;
+            }
+            *(w[2] == 'j' ? &a->json_path : &a->csv_path) = argv[++i];
+        } else if (w[0] == '-') {
+            fprintf(stderr, "saturn: error: unknown option '%s' (saturn %s --help)\n", w, argv[0]);
+            return EXIT_BAD_INPUT;
+        } else if (!strchr(w, '=')) {
+            if (file) {
+                fprintf(stderr, "saturn: error: two configuration files ('%s' and '%s'); "
+                                "give one, then key=value overrides\n", file, w);
+                return EXIT_BAD_INPUT;
+            }
+            file = w;
+        }
+    }
+    if (a->help)
+        return 0;
+    if (file && saturn_config_load_ini(a->cfg, file, &err))
+        return cli_fail(&err);
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i];
+        if (!strcmp(w, "--json") || !strcmp(w, "--csv")) {
+            i++;
+            continue;
+        }
+        if (w[0] != '-' && strchr(w, '=') && saturn_config_apply_arg(a->cfg, w, &err))
+            return cli_fail(&err);
+    }
+    return 0;
+}
+
+void cli_free(struct cli_args *a) { saturn_config_free(a->cfg); }
+
+int cli_fail(const struct saturn_error *err)
+{
+    cli_progress_clear();
+    fprintf(stderr, "saturn: error: %s\n", err->msg);
+    switch (err->code) {
+    case SATURN_EINPUT: return EXIT_BAD_INPUT;
+    case SATURN_EDEADLOCK: return EXIT_DEADLOCK;
+    default: return 1;
+    }
+}
+
+void cli_progress(void *user, unsigned long long cycle, const char *phase)
+{
+    (void)user;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r  saturn: cycle %llu (%s)   ", cycle, phase);
+}
+
+void cli_progress_clear(void)
+{
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r%60s\r", "");
+}
+
+/* Every key, grouped by section, wrapped to the screen. */
+void cli_print_config(FILE *f, const struct saturn_config *c)
+{
+    size_t n = saturn_param_count(), col = 0;
+    char section[64] = "";
+    for (size_t i = 0; i < n; i++) {
+        const char *name = saturn_param_at(i)->name;
+        const char *dot = strchr(name, '.');
+        size_t sl = (size_t)(dot - name);
+        if (strlen(section) != sl || strncmp(section, name, sl)) {
+            snprintf(section, sizeof section, "%.*s", (int)sl, name);
+            fprintf(f, "%s  [%s]", col ? "\n" : "", section);
+            col = 4 + sl;
+        }
+        char item[256];
+        int len = snprintf(item, sizeof item, " %s=%s", dot + 1, saturn_config_value_text(c, i));
+        if (col + (size_t)len > 96) {
+            fprintf(f, "\n   ");
+            col = 3;
+        }
+        fputs(item, f);
+        col += (size_t)len;
+    }
+    fputc('\n', f);
+}
+
+static void print_latency(FILE *f, const char *what, const struct saturn_latency *l)
+{
+    if (!l->count) {
+        fprintf(f, "  %-16s no packets\n", what);
+        return;
+    }
+    fprintf(f, "  %-16s mean %.2f  p50 %.0f  p99 %.0f  max %.0f cycles\n", what,
+            l->mean, l->p50, l->p99, l->max);
+}
+
+void cli_print_summary(FILE *f, const struct saturn_config *c,
+                       const struct saturn_results *r)
+{
+    int64_t k[SATURN_LIST_MAX];
+    int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
+    int dims = (int)saturn_config_int(c, "network.n");
+    fprintf(f, "saturn %s: %s ", saturn_version(), saturn_config_str(c, "network.topology"));
+    for (int d = 0; d < dims; d++)
+        fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
+            saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
+            (long long)saturn_config_int(c, "router.vcs"),
+            (long long)saturn_config_int(c, "router.buf_flits"),
+            saturn_config_str(c, "traffic.pattern"),
+            (long long)saturn_config_int(c, "traffic.packet_length"));
+    if (!strcmp(r->workload, "steady")) {
+        fprintf(f, "steady state, seed %llu: warm-up %llu cycles, measured %llu cycles, %llu cycles in all\n\n",
+                (unsigned long long)r->seed, (unsigned long long)r->warmup,
+                (unsigned long long)r->measure, (unsigned long long)r->cycles);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "offered load", r->offered);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "accepted load", r->accepted);
+    } else {
+        fprintf(f, "collective, seed %llu: %llu packets per node from cycle 0\n\n",
+                (unsigned long long)r->seed, (unsigned long long)r->collective_packets);
+        fprintf(f, "  %-16s %llu cycles (last delivery)\n", "duration",
+                (unsigned long long)r->duration);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "throughput", r->accepted);
+    }
+    print_latency(f, "packet latency", &r->packet_latency);
+    print_latency(f, "network latency", &r->network_latency);
+    fprintf(f, "  %-16s %.3f (%llu packets)\n", "hops", r->hops_mean,
+            (unsigned long long)r->packet_latency.count);
+    if (!strcmp(r->workload, "steady")) {
+        fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
+                "occupancy", r->inflight_mean, r->source_queue_mean);
+        if (r->saturated)
+            fprintf(f, "  %-16s YES: %s\n", "saturated", r->saturated_why);
+        else
+            fprintf(f, "  %-16s no (backlog change %+.2f %% of offered flits; all measured packets delivered)\n",
+                    "saturated", 100.0 * r->backlog_growth);
+    }
+    double s = r->wall_seconds > 0 ? r->wall_seconds : 1e-9;
+    fprintf(f, "\nsimulator: %.2f s, %.2f M flit-hops/s, %.2f M router-cycles/s, peak memory %ld MiB\n",
+            r->wall_seconds, (double)r->flit_hops / s / 1e6, (double)r->router_cycles / s / 1e6,
+            r->peak_rss_kb / 1024);
+    fprintf(f, "configuration (resolved):\n");
+    cli_print_config(f, c);
+}

@@ -1,0 +1,451 @@
+/* The typed configuration: parse, check against the registry, remember
+ * where every value came from. */
+#include <ctype.h>
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/params.h"
+#include "saturn/config.h"
+
+struct value {
+    char *text;
+    int64_t i;
+    double r;
+    int64_t list[SATURN_LIST_MAX];
+    int nlist;
+    bool set;
+    char *file; /* NULL: default or command line (see line) */
+    int line;   /* -1: command line, 0: default */
+};
+
+struct saturn_config {
+    size_t n;
+    struct value *v;
+};
+
+size_t saturn_param_count(void)
+{
+    size_t n = 0;
+    for (size_t t = 0; t < params_table_count(); t++)
+        for (const struct saturn_param *p = params_table(t); p->name; p++)
+            n++;
+    return n;
+}
+
+const struct saturn_param *saturn_param_at(size_t i)
+{
+    for (size_t t = 0; t < params_table_count(); t++)
+        for (const struct saturn_param *p = params_table(t); p->name; p++)
+            if (i-- == 0)
+                return p;
+    return NULL;
+}
+
+static long param_index(const char *name)
+{
+    long i = 0;
+    for (size_t t = 0; t < params_table_count(); t++)
+        for (const struct saturn_param *p = params_table(t); p->name; p++, i++)
+            if (strcmp(p->name, name) == 0)
+                return i;
+    return -1;
+}
+
+const struct saturn_param *saturn_param_find(const char *name)
+{
+    long i = param_index(name);
+    return i < 0 ? NULL : saturn_param_at((size_t)i);
+}
+
+const char *saturn_param_type_name(enum saturn_param_type t)
+{
+    switch (t) {
+    case SATURN_PARAM_INT: return "int";
+    case SATURN_PARAM_REAL: return "real";
+    case SATURN_PARAM_BOOL: return "bool";
+    case SATURN_PARAM_ENUM: return "enum";
+    case SATURN_PARAM_INTLIST: return "int list";
+    case SATURN_PARAM_STRING: return "string";
+    }
+    return "?";
+}
+
+static void fmt_num(char *buf, size_t n, double x)
+{
+    if (x == floor(x) && fabs(x) < 1e15)
+        snprintf(buf, n, "%.0f", x);
+    else
+        snprintf(buf, n, "%g", x);
+}
+
+void saturn_param_allowed(const struct saturn_param *p, char *buf, size_t n)
+{
+    char lo[32], hi[32];
+    fmt_num(lo, sizeof lo, p->min);
+    fmt_num(hi, sizeof hi, p->max);
+    switch (p->type) {
+    case SATURN_PARAM_INT:
+        snprintf(buf, n, "an integer in [%s, %s]", lo, hi);
+        break;
+    case SATURN_PARAM_REAL:
+        snprintf(buf, n, "a number in [%s, %s]", lo, hi);
+        break;
+    case SATURN_PARAM_BOOL:
+        snprintf(buf, n, "true or false");
+        break;
+    case SATURN_PARAM_INTLIST:
+        snprintf(buf, n, "integers in [%s, %s], comma-separated (at most %d)",
+                 lo, hi, SATURN_LIST_MAX);
+        break;
+    case SATURN_PARAM_STRING:
+        snprintf(buf, n, "any text");
+        break;
+    case SATURN_PARAM_ENUM: {
+        size_t used = (size_t)snprintf(buf, n, "one of ");
+        for (const char *const *c = p->choices; *c && used < n; c++)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s",
+                                     c == p->choices ? "" : "|", *c);
+        break;
+    }
+    }
+}
+
+static const char *origin_text(const char *file, int line, char *buf, size_t n)
+{
+    if (file)
+        snprintf(buf, n, "%s:%d", file, line);
+    else if (line < 0)
+        snprintf(buf, n, "command line");
+    else
+        snprintf(buf, n, "default");
+    return buf;
+}
+
+static bool parse_int(const char *s, int64_t *out)
+{
+    char *end;
+    errno = 0;
+    long long v = strtoll(s, &end, 10);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end != s && *end == 0 && errno == 0) {
+        *out = v;
+        return true;
+    }
+    /* Allow 1e6 and similar when the value is integral. */
+    double d = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == s || *end || !isfinite(d) || d != floor(d) || fabs(d) > 9e18)
+        return false;
+    *out = (int64_t)d;
+    return true;
+}
+
+static bool parse_real(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double d = strtod(s, &end);
+    while (isspace((unsigned char)*end))
+        end++;
+    if (end == s || *end || !isfinite(d) || errno == ERANGE)
+        return false;
+    *out = d;
+    return true;
+}
+
+static bool parse_bool(const char *s, int64_t *out)
+{
+    static const char *const yes[] = {"true", "yes", "on", "1"};
+    static const char *const no[] = {"false", "no", "off", "0"};
+    for (int i = 0; i < 4; i++) {
+        if (strcasecmp(s, yes[i]) == 0) { *out = 1; return true; }
+        if (strcasecmp(s, no[i]) == 0) { *out = 0; return true; }
+    }
+    return false;
+}
+
+static char *dup_trim(const char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n && isspace((unsigned char)s[n - 1]))
+        n--;
+    char *d = malloc(n + 1);
+    if (d) {
+        memcpy(d, s, n);
+        d[n] = 0;
+    }
+    return d;
+}
+
+/* Parse text into v for parameter p; on failure writes the reason. */
+static bool parse_value(const struct saturn_param *p, const char *text,
+                        struct value *v, char *why, size_t nwhy)
+{
+    char allowed[512];
+    saturn_param_allowed(p, allowed, sizeof allowed);
+    switch (p->type) {
+    case SATURN_PARAM_INT:
+        if (!parse_int(text, &v->i)) {
+            snprintf(why, nwhy, "not an integer; allowed: %s", allowed);
+            return false;
+        }
+        if ((double)v->i < p->min || (double)v->i > p->max) {
+            snprintf(why, nwhy, "out of range; allowed: %s", allowed);
+            return false;
+        }
+        v->r = (double)v->i;
+        return true;
+    case SATURN_PARAM_REAL:
+        if (!parse_real(text, &v->r)) {
+            snprintf(why, nwhy, "not a number; allowed: %s", allowed);
+            return false;
+        }
+        if (v->r < p->min || v->r > p->max) {
+            snprintf(why, nwhy, "out of range; allowed: %s", allowed);
+            return false;
+        }
+        return true;
+    case SATURN_PARAM_BOOL:
+        if (!parse_bool(text, &v->i)) {
+            snprintf(why, nwhy, "not a boolean; allowed: %s", allowed);
+            return false;
+        }
+        return true;
+    case SATURN_PARAM_ENUM:
+        for (int i = 0; p->choices[i]; i++)
+            if (strcmp(p->choices[i], text) == 0) {
+                v->i = i;
+                return true;
+            }
+        snprintf(why, nwhy, "unknown choice; allowed: %s", allowed);
+        return false;
+    case SATURN_PARAM_INTLIST: {
+        char buf[512];
+        snprintf(buf, sizeof buf, "%s", text);
+        v->nlist = 0;
+        char *save = NULL;
+        for (char *tok = strtok_r(buf, ",", &save); tok;
+             tok = strtok_r(NULL, ",", &save)) {
+            int64_t x;
+            if (v->nlist == SATURN_LIST_MAX || !parse_int(tok, &x) ||
+                (double)x < p->min || (double)x > p->max) {
+                snprintf(why, nwhy, "bad list; allowed: %s", allowed);
+                return false;
+            }
+            v->list[v->nlist++] = x;
+        }
+        if (v->nlist == 0) {
+            snprintf(why, nwhy, "empty list; allowed: %s", allowed);
+            return false;
+        }
+        v->i = v->list[0];
+        return true;
+    }
+    case SATURN_PARAM_STRING:
+        return true;
+    }
+    return false;
+}
+
+static void value_clear(struct value *v)
+{
+    free(v->text);
+    free(v->file);
+    memset(v, 0, sizeof *v);
+}
+
+struct saturn_config *saturn_config_new(void)
+{
+    struct saturn_config *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->n = saturn_param_count();
+    c->v = calloc(c->n, sizeof *c->v);
+    if (!c->v) {
+        free(c);
+        return NULL;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        const struct saturn_param *p = saturn_param_at(i);
+        char why[600];
+        c->v[i].text = dup_trim(p->def);
+        if (!c->v[i].text || !parse_value(p, c->v[i].text, &c->v[i], why, sizeof why)) {
+            /* A default that does not parse is a bug in the registry. */
+            fprintf(stderr, "saturn: internal error: default of %s: %s\n", p->name, why);
+            abort();
+        }
+    }
+    return c;
+}
+
+struct saturn_config *saturn_config_clone(const struct saturn_config *src)
+{
+    struct saturn_config *c = calloc(1, sizeof *c);
+    if (!c)
+        return NULL;
+    c->n = src->n;
+    c->v = calloc(c->n, sizeof *c->v);
+    if (!c->v) {
+        free(c);
+        return NULL;
+    }
+    for (size_t i = 0; i < c->n; i++) {
+        c->v[i] = src->v[i];
+        c->v[i].text = src->v[i].text ? strdup(src->v[i].text) : NULL;
+        c->v[i].file = src->v[i].file ? strdup(src->v[i].file) : NULL;
+    }
+    return c;
+}
+
+void saturn_config_free(struct saturn_config *c)
+{
+    if (!c)
+        return;
+    for (size_t i = 0; i < c->n; i++)
+        value_clear(&c->v[i]);
+    free(c->v);
+    free(c);
+}
+
+static size_t edit_distance(const char *a, const char *b)
+{
+    size_t na = strlen(a), nb = strlen(b);
+    if (na > 64 || nb > 64)
+        return 99;
+    size_t d[65][65];
+    for (size_t i = 0; i <= na; i++)
+        d[i][0] = i;
+    for (size_t j = 0; j <= nb; j++)
+        d[0][j] = j;
+    for (size_t i = 1; i <= na; i++)
+        for (size_t j = 1; j <= nb; j++) {
+            size_t sub = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            size_t del = d[i - 1][j] + 1, ins = d[i][j - 1] + 1;
+            d[i][j] = sub < del ? (sub < ins ? sub : ins) : (del < ins ? del : ins);
+        }
+    return d[na][nb];
+}
+
+/* The closest known key, or NULL when nothing is close. */
+static const char *did_you_mean(const char *key)
+{
+    const char *best = NULL;
+    size_t bestd = 99;
+    size_t n = saturn_param_count();
+    for (size_t i = 0; i < n; i++) {
+        const char *name = saturn_param_at(i)->name;
+        const char *dot = strchr(name, '.');
+        size_t dist = edit_distance(key, name);
+        if (dot) { /* a bare or misplaced short name is a near miss */
+            const char *kdot = strchr(key, '.');
+            size_t ds = edit_distance(kdot ? kdot + 1 : key, dot + 1);
+            if (ds + 1 < dist)
+                dist = ds + 1;
+        }
+        if (dist < bestd) {
+            bestd = dist;
+            best = name;
+        }
+    }
+    size_t limit = strlen(key) / 3 + 1;
+    return bestd <= (limit > 2 ? limit : 2) ? best : NULL;
+}
+
+int saturn_config_set(struct saturn_config *c, const char *key,
+                      const char *value, const char *file, int line,
+                      struct saturn_error *err)
+{
+    char where[600];
+    origin_text(file, file ? line : -1, where, sizeof where);
+    long i = param_index(key);
+    if (i < 0) {
+        const char *s = did_you_mean(key);
+        return saturn_error_set(err, SATURN_EINPUT,
+                                "%s: unknown key '%s'%s%s%s (saturn config --list shows every key)",
+                                where, key, s ? "; did you mean '" : "",
+                                s ? s : "", s ? "'?" : "");
+    }
+    const struct saturn_param *p = saturn_param_at((size_t)i);
+    struct value nv;
+    memset(&nv, 0, sizeof nv);
+    nv.text = dup_trim(value);
+    if (!nv.text)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    char why[700];
+    if (!parse_value(p, nv.text, &nv, why, sizeof why)) {
+        int rc = saturn_error_set(err, SATURN_EINPUT, "%s: %s = %s: %s", where,
+                                  key, nv.text, why);
+        free(nv.text);
+        return rc;
+    }
+    nv.set = true;
+    nv.file = file ? strdup(file) : NULL;
+    nv.line = file ? line : -1;
+    value_clear(&c->v[i]);
+    c->v[i] = nv;
+    return SATURN_OK;
+}
+
+static const struct value *get(const struct saturn_config *c, const char *key)
+{
+    long i = param_index(key);
+    if (i < 0) {
+        fprintf(stderr, "saturn: internal error: no parameter named %s\n", key);
+        abort();
+    }
+    return &c->v[i];
+}
+
+bool saturn_config_is_set(const struct saturn_config *c, const char *key) { return get(c, key)->set; }
+int64_t saturn_config_int(const struct saturn_config *c, const char *key) { return get(c, key)->i; }
+double saturn_config_real(const struct saturn_config *c, const char *key) { return get(c, key)->r; }
+bool saturn_config_bool(const struct saturn_config *c, const char *key) { return get(c, key)->i != 0; }
+const char *saturn_config_str(const struct saturn_config *c, const char *key) { return get(c, key)->text; }
+int saturn_config_enum(const struct saturn_config *c, const char *key) { return (int)get(c, key)->i; }
+
+int saturn_config_list(const struct saturn_config *c, const char *key,
+                       int64_t *out, int max)
+{
+    const struct value *v = get(c, key);
+    for (int i = 0; i < v->nlist && i < max; i++)
+        out[i] = v->list[i];
+    return v->nlist;
+}
+
+const char *saturn_config_origin(const struct saturn_config *c,
+                                 const char *key, int *line)
+{
+    const struct value *v = get(c, key);
+    if (line)
+        *line = v->line > 0 ? v->line : 0;
+    if (v->file)
+        return v->file;
+    return v->line < 0 ? "command line" : "default";
+}
+
+int saturn_config_fail(const struct saturn_config *c, const char *key,
+                       struct saturn_error *err, const char *fmt, ...)
+{
+    const struct value *v = get(c, key);
+    char where[600], msg[2048];
+    origin_text(v->file, v->line, where, sizeof where);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    return saturn_error_set(err, SATURN_EINPUT, "%s: %s = %s: %s", where, key,
+                            v->text, msg);
+}
+
+const char *saturn_config_value_text(const struct saturn_config *c, size_t i)
+{
+    return i < c->n ? c->v[i].text : NULL;
+}

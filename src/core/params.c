@@ -1,0 +1,25 @@
+/* The registry: every module's parameter table, in the order
+ * `saturn config --list` prints them. A new policy adds one line here. */
+#include <stddef.h>
+
+#include "core/params.h"
+
+extern const struct saturn_param topo_params[];
+extern const struct saturn_param router_params[];
+extern const struct saturn_param routing_params[];
+extern const struct saturn_param route_dor_params[];
+extern const struct saturn_param pattern_params[];
+extern const struct saturn_param traffic_params[];
+extern const struct saturn_param sim_params[];
+extern const struct saturn_param steady_params[];
+extern const struct saturn_param collective_params[];
+extern const struct saturn_param curve_params[];
+
+static const struct saturn_param *const tables[] = {
+    topo_params,   router_params, routing_params, route_dor_params,
+    pattern_params, traffic_params, sim_params,
+    steady_params, collective_params, curve_params,
+};
+
+size_t params_table_count(void) { return sizeof tables / sizeof tables[0]; }
+const struct saturn_param *params_table(size_t i) { return tables[i]; }

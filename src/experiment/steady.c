@@ -1,0 +1,103 @@
+/* Steady state, as BookSim's latency mode: warm up, measure the packets
+ * generated in a window, keep the load on while they drain (capped). */
+#include <stdio.h>
+#include <string.h>
+
+#include "experiment/sim.h"
+#include "traffic/process.h"
+
+/* A run is saturated when its backlog (source queues + network) grew by
+ * more than this fraction of the flits offered in the window. */
+#define STEADY_GROWTH_LIMIT 0.01
+
+const struct saturn_param steady_params[] = {
+    {"steady.warmup", SATURN_PARAM_INT, "10000", 0, 1e12, NULL,
+     "cycles before the measurement window"},
+    {"steady.measure", SATURN_PARAM_INT, "20000", 1, 1e12, NULL,
+     "cycles of the measurement window (packets generated in it are measured)"},
+    {"steady.drain_max", SATURN_PARAM_INT, "100000", 0, 1e12, NULL,
+     "cycles after the window to wait for measured packets; a run that needs more is saturated"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static uint64_t backlog(const struct net *n)
+{
+    return net_source_flits(n) + n->flits_in_net;
+}
+
+int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
+{
+    double t0 = sim_clock(), p;
+    struct net *n = &s->net;
+    int rc = traffic_packet_rate(s->cfg, &p, err);
+    if (rc)
+        return rc;
+    uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
+    uint64_t W = (uint64_t)saturn_config_int(s->cfg, "steady.warmup");
+    uint64_t M = (uint64_t)saturn_config_int(s->cfg, "steady.measure");
+    uint64_t D = (uint64_t)saturn_config_int(s->cfg, "steady.drain_max");
+    struct bernoulli b;
+    if (bernoulli_init(&b, n, p, len)) {
+        bernoulli_free(&b);
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    }
+    r->workload = "steady";
+    r->warmup = W;
+    r->measure = M;
+    uint64_t ej0 = 0, ej1 = 0, gen0 = 0, gen1 = 0, bl0 = 0, bl1 = 0;
+    double inflight = 0, queued = 0;
+    for (;;) {
+        uint64_t now = n->now;
+        if (now == W) {
+            ej0 = n->flits_ejected;
+            gen0 = b.generated_flits;
+            bl0 = backlog(n);
+        }
+        if (now == W + M) {
+            ej1 = n->flits_ejected;
+            gen1 = b.generated_flits;
+            bl1 = backlog(n);
+        }
+        if (now >= W + M) {
+            r->measured_packets = (gen1 - gen0) / len;
+            if (s->lat.n == r->measured_packets) {
+                r->drained = true;
+                break;
+            }
+            if (now >= W + M + D)
+                break;
+        }
+        bool window = now >= W && now < W + M;
+        bernoulli_step(&b, n, &s->pat, window);
+        if ((rc = sim_step(s, err)))
+            break;
+        if (window) {
+            inflight += (double)n->packets_in_net;
+            queued += (double)n->queued_packets;
+        }
+        sim_progress(s, now < W ? "warm-up" : now < W + M ? "measure" : "drain");
+    }
+    bernoulli_free(&b);
+    if (rc)
+        return rc;
+    double denom = (double)n->nnodes * (double)M;
+    r->offered = (double)(gen1 - gen0) / denom;
+    r->accepted = (double)(ej1 - ej0) / denom;
+    r->measured_delivered = s->lat.n;
+    r->inflight_mean = inflight / (double)M;
+    r->source_queue_mean = queued / denom;
+    r->backlog_growth = gen1 > gen0 ? ((double)bl1 - (double)bl0) / (double)(gen1 - gen0) : 0;
+    if (!r->drained) {
+        r->saturated = true;
+        snprintf(r->saturated_why, sizeof r->saturated_why,
+                 "%llu of %llu measured packets still undelivered %llu cycles after the window",
+                 (unsigned long long)(r->measured_packets - r->measured_delivered),
+                 (unsigned long long)r->measured_packets, (unsigned long long)D);
+    } else if (r->backlog_growth > STEADY_GROWTH_LIMIT) {
+        r->saturated = true;
+        snprintf(r->saturated_why, sizeof r->saturated_why,
+                 "source queues grew by %.1f %% of the offered flits during the window",
+                 100.0 * r->backlog_growth);
+    }
+    sim_finish(s, r, t0);
+    return SATURN_OK;
+}

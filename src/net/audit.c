@@ -1,0 +1,210 @@
+/* Invariants (checked every cycle with sim.check_invariants or in debug
+ * builds) and the deadlock watchdog's wait-for report. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+static bool audit_fail(struct net *n, const char *msg)
+{
+    if (!n->failed) {
+        snprintf(n->fail_msg, sizeof n->fail_msg, "invariant broken at cycle %llu: %s",
+                 (unsigned long long)n->now, msg);
+        n->failed = true;
+    }
+    return false;
+}
+
+/* Flits in buffers and in flight equal injected - ejected; for every
+ * finite buffer, credits upstream + flits on the way + flits held +
+ * credits on the way back equal its capacity. */
+bool net_audit(struct net *n)
+{
+    const uint32_t V = (uint32_t)n->V;
+    size_t nvc = (size_t)n->topo.routers * n->P * V;
+    uint64_t held = 0;
+    int64_t *flow = calloc(nvc, sizeof *flow);     /* per input VC */
+    int64_t *nodeflow = calloc((size_t)n->nnodes * V, sizeof *nodeflow);
+    if (!flow || !nodeflow) {
+        free(flow);
+        free(nodeflow);
+        return true; /* cannot audit without memory; not a network fault */
+    }
+    for (size_t i = 0; i < nvc; i++) {
+        held += n->ivcs[i].count + n->ovcs[i].ob_count;
+        flow[i] += n->ivcs[i].count;
+    }
+    /* In-flight events from now on (this cycle's bucket is already spent). */
+    for (uint32_t b = 0; b <= n->wheel_mask; b++) {
+        const struct evq *q = &n->wheel[b];
+        for (uint32_t i = 0; i < q->n; i++) {
+            const struct event *e = &q->e[i];
+            switch (e->kind) {
+            case EV_FLIT:
+                held++;
+                flow[e->target]++;
+                break;
+            case EV_OBUF:
+            case EV_SINK:
+                held++;
+                break;
+            case EV_CREDIT: {
+                uint32_t gp = e->target / V;
+                flow[(size_t)n->ports[gp].far_in * V + e->target % V]++;
+                break;
+            }
+            case EV_CREDIT_NODE:
+                nodeflow[e->target]++;
+                break;
+            }
+        }
+    }
+    bool ok = true;
+    char msg[300];
+    if (held != n->flits_in_net) {
+        snprintf(msg, sizeof msg, "%llu flits held or in flight, counters say %llu",
+                 (unsigned long long)held, (unsigned long long)n->flits_in_net);
+        ok = audit_fail(n, msg);
+    }
+    if (n->flits_injected - n->flits_ejected != n->flits_in_net) {
+        snprintf(msg, sizeof msg, "injected %llu - ejected %llu != in network %llu",
+                 (unsigned long long)n->flits_injected, (unsigned long long)n->flits_ejected,
+                 (unsigned long long)n->flits_in_net);
+        ok = audit_fail(n, msg);
+    }
+    for (size_t i = 0; ok && i < nvc; i++) {
+        const struct port *out = &n->ports[i / V];
+        const struct ovc *o = &n->ovcs[i];
+        if (out->kind != PORT_NET || out->out_unlimited)
+            continue;
+        size_t down = (size_t)out->far_in * V + i % V;
+        int64_t cap = n->ports[out->far_in].cap;
+        if (o->credits < 0 || o->credits > cap || o->credits + flow[down] != cap) {
+            snprintf(msg, sizeof msg,
+                     "output port %zu vc %zu: credits %d + in use %lld != capacity %lld",
+                     i / V, i % V, o->credits, (long long)flow[down], (long long)cap);
+            ok = audit_fail(n, msg);
+        }
+    }
+    for (uint32_t nd = 0; ok && n->buf_cap && nd < n->nnodes; nd++) {
+        uint32_t r = topo_node_router(&n->topo, nd);
+        size_t gp = (size_t)r * n->P + (size_t)topo_node_port(&n->topo, nd);
+        for (uint32_t v = 0; ok && v < V; v++) {
+            int64_t c = n->inj_credits[(size_t)nd * V + v];
+            int64_t used = flow[gp * V + v] + nodeflow[(size_t)nd * V + v];
+            if (c < 0 || c + used != (int64_t)n->buf_cap) {
+                snprintf(msg, sizeof msg, "node %u injection vc %u: credits %lld + in use %lld != %u",
+                         nd, v, (long long)c, (long long)used, n->buf_cap);
+                ok = audit_fail(n, msg);
+            }
+        }
+    }
+    free(flow);
+    free(nodeflow);
+    return ok;
+}
+
+static const char *port_name(const struct net *n, int p, char *buf, size_t size)
+{
+    if (p >= n->topo.radix)
+        snprintf(buf, size, "local%d", p - n->topo.radix);
+    else
+        snprintf(buf, size, "%s%d", p % 2 ? "-" : "+", p / 2);
+    return buf;
+}
+
+/* For each occupied input VC (up to a screenful): what its front flit waits
+ * for. Then one wait-for cycle, if the chain from the first blocked VC
+ * closes on itself. */
+void net_deadlock_report(const struct net *n, char *buf, size_t size)
+{
+    const int P = n->P, V = n->V;
+    size_t used = 0, lines = 0, blocked = 0;
+    size_t nvc = (size_t)n->topo.routers * P * V;
+    long first = -1;
+#define OUT(...) do { if (used < size) used += (size_t)snprintf(buf + used, size - used, __VA_ARGS__); } while (0)
+    OUT("deadlock: %llu flits in the network, none moved for %llu cycles (sim.watchdog)\n",
+        (unsigned long long)n->flits_in_net, (unsigned long long)n->watchdog);
+    for (size_t i = 0; i < nvc; i++) {
+        const struct ivc *iv = &n->ivcs[i];
+        if (!iv->count)
+            continue;
+        blocked++;
+        if (first < 0)
+            first = (long)i;
+        if (lines >= 12)
+            continue;
+        lines++;
+        uint32_t r = (uint32_t)(i / ((size_t)P * V));
+        int p = (int)(i / V % P), v = (int)(i % V);
+        const struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        char a[16], b[16];
+        OUT("  router %u in %s vc %d (%u flits, packet %u->%u): ", r,
+            port_name(n, p, a, sizeof a), v, iv->count, pk->src, pk->dst);
+        if (iv->state == IVC_ACTIVE) {
+            const struct port *op = &n->ports[(size_t)r * P + iv->out_port];
+            const struct ovc *o = &n->ovcs[((size_t)r * P + iv->out_port) * V + iv->out_vc];
+            if (op->kind == PORT_NET)
+                OUT("holds out %s vc %d, waits for credits (%d free) of router %u\n",
+                    port_name(n, iv->out_port, b, sizeof b), iv->out_vc, o->credits,
+                    op->far_in / (uint32_t)P);
+            else
+                OUT("holds ejection vc %d\n", iv->out_vc);
+        } else if (iv->route.n > 0) {
+            const struct route_cand *c = &iv->route.c[0];
+            const struct ovc *o = &n->ovcs[((size_t)r * P + c->port) * V + c->vc_lo];
+            OUT("waits for out %s vc %d..%d (vc %d owned by in-vc %d)\n",
+                port_name(n, c->port, b, sizeof b), c->vc_lo, c->vc_hi, c->vc_lo, o->owner);
+        } else {
+            OUT("not yet routed\n");
+        }
+    }
+    if (blocked > lines)
+        OUT("  ... and %zu more occupied VCs\n", blocked - lines);
+    /* Follow "waits for the buffer of" edges from the first blocked VC. */
+    if (first >= 0) {
+        size_t cur = (size_t)first;
+        char *seen = calloc(nvc, 1);
+        size_t steps = 0;
+        while (seen && !seen[cur] && steps < nvc) {
+            seen[cur] = 1;
+            steps++;
+            const struct ivc *iv = &n->ivcs[cur];
+            uint32_t r = (uint32_t)(cur / ((size_t)P * V));
+            int port, vc;
+            if (iv->state == IVC_ACTIVE) {
+                port = iv->out_port;
+                vc = iv->out_vc;
+            } else if (iv->state == IVC_VA && iv->route.n > 0) {
+                port = iv->route.c[0].port;
+                vc = iv->route.c[0].vc_lo;
+            } else {
+                break;
+            }
+            const struct port *op = &n->ports[(size_t)r * P + port];
+            if (op->kind != PORT_NET)
+                break;
+            size_t next = (size_t)op->far_in * V + (size_t)vc;
+            if (!n->ivcs[next].count)
+                break;
+            cur = next;
+        }
+        if (seen && seen[cur] && steps > 0) {
+            OUT("  wait-for cycle:");
+            size_t start = cur, k = 0;
+            do {
+                const struct ivc *iv = &n->ivcs[cur];
+                uint32_t r = (uint32_t)(cur / ((size_t)P * V));
+                char a[16];
+                OUT(" r%u.%s.vc%zu ->", r, port_name(n, (int)(cur / V % P), a, sizeof a), cur % V);
+                int port = iv->state == IVC_ACTIVE ? iv->out_port : iv->route.c[0].port;
+                int vc = iv->state == IVC_ACTIVE ? iv->out_vc : iv->route.c[0].vc_lo;
+                cur = (size_t)n->ports[(size_t)r * P + port].far_in * V + (size_t)vc;
+            } while (cur != start && ++k < 16);
+            OUT("%s\n", k >= 16 ? " ..." : " (closed)");
+        }
+        free(seen);
+    }
+#undef OUT
+}

@@ -1,0 +1,573 @@
+/* Network construction, packets, sources, sinks, the event wheel and the
+ * cycle loop. The router's own cycle is in router.c. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net.h"
+#include "net/net_internal.h"
+
+static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
+
+const struct saturn_param router_params[] = {
+    {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
+     "virtual channels per input port"},
+    {"router.buf_flits", SATURN_PARAM_INT, "8", 0, 1 << 20, NULL,
+     "flits per input VC buffer; 0 = unlimited"},
+    {"router.out_buf_flits", SATURN_PARAM_INT, "0", 0, 1 << 20, NULL,
+     "flits per output VC buffer; 0 = no output buffers"},
+    {"router.switching", SATURN_PARAM_ENUM, "wormhole", 0, 0, switching_names,
+     "wormhole | vct (a head advances only if the next buffer takes the whole packet) | unlimited (unbounded buffers)"},
+    {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
+     "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
+    {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
+     "cycles from a head reaching the front of an idle VC to its first allocation attempt"},
+    {"router.xbar_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
+     "cycles to cross the crossbar after winning the switch"},
+    {"router.link_latency", SATURN_PARAM_INT, "1", 1, 100000, NULL,
+     "cycles on a router-to-router link"},
+    {"router.credit_delay", SATURN_PARAM_INT, "1", 1, 100000, NULL,
+     "cycles for a credit to reach the upstream router"},
+    {"router.inject_latency", SATURN_PARAM_INT, "1", 1, 100000, NULL,
+     "cycles from a source to its router's injection buffer"},
+    {"router.eject_latency", SATURN_PARAM_INT, "1", 0, 100000, NULL,
+     "cycles from the router's ejection port to the node"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+static uint32_t pow2_at_least(uint32_t x)
+{
+    uint32_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+/* ---- the event wheel ---------------------------------------------------- */
+
+static bool evq_grow(struct evq *q)
+{
+    uint32_t cap = q->cap ? q->cap * 2 : 64;
+    struct event *e = realloc(q->e, cap * sizeof *e);
+    if (!e)
+        return false;
+    q->e = e;
+    q->cap = cap;
+    return true;
+}
+
+void net_push_event(struct net *n, uint64_t when, uint32_t kind,
+                    uint32_t target, flit_t f)
+{
+    struct evq *q = &n->wheel[when & n->wheel_mask];
+    if (q->n == q->cap && !evq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    struct event *e = &q->e[q->n++];
+    e->target = target;
+    e->kind = kind;
+    e->f = f;
+}
+
+/* ---- growable rings (unlimited buffers, source queues) ------------------ */
+
+bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask)
+{
+    uint32_t cap = *mask + 1, ncap = cap * 2;
+    flit_t *nb = malloc((size_t)ncap * sizeof *nb);
+    if (!nb)
+        return false;
+    for (uint32_t i = 0; i < count; i++)
+        nb[i] = (*buf)[(*head + i) & *mask];
+    free(*buf);
+    *buf = nb;
+    *head = 0;
+    *mask = ncap - 1;
+    return true;
+}
+
+static bool queue_push(struct node *nd, uint32_t pid)
+{
+    if (nd->qcount == nd->qmask + 1) {
+        uint32_t cap = nd->qmask + 1, ncap = cap * 2;
+        uint32_t *nq = malloc((size_t)ncap * sizeof *nq);
+        if (!nq)
+            return false;
+        for (uint32_t i = 0; i < nd->qcount; i++)
+            nq[i] = nd->q[(nd->qhead + i) & nd->qmask];
+        free(nd->q);
+        nd->q = nq;
+        nd->qhead = 0;
+        nd->qmask = ncap - 1;
+    }
+    nd->q[(nd->qhead + nd->qcount++) & nd->qmask] = pid;
+    return true;
+}
+
+/* ---- construction ------------------------------------------------------- */
+
+static int check_combinations(const struct saturn_config *cfg,
+                              struct saturn_error *err)
+{
+    int sw = saturn_config_enum(cfg, "router.switching");
+    int64_t b = saturn_config_int(cfg, "router.buf_flits");
+    int64_t ob = saturn_config_int(cfg, "router.out_buf_flits");
+    int64_t len = saturn_config_int(cfg, "traffic.packet_length");
+    if (sw == SW_UNLIMITED && b != 0)
+        return saturn_config_fail(cfg, "router.buf_flits", err,
+                                  "router.switching = unlimited needs unbounded buffers; "
+                                  "set router.buf_flits = 0 (or choose wormhole/vct)");
+    if (sw == SW_VCT && b != 0 && b < len)
+        return saturn_config_fail(cfg, "router.buf_flits", err,
+                                  "virtual cut-through needs a buffer that holds a whole "
+                                  "packet: at least traffic.packet_length = %lld flits",
+                                  (long long)len);
+    if (sw == SW_VCT && ob != 0 && ob < len)
+        return saturn_config_fail(cfg, "router.out_buf_flits", err,
+                                  "virtual cut-through needs output buffers of at least "
+                                  "traffic.packet_length = %lld flits (or 0 for none)",
+                                  (long long)len);
+    return SATURN_OK;
+}
+
+static int build_ports(struct net *n)
+{
+    const struct topo *t = &n->topo;
+    size_t nports = (size_t)t->routers * (size_t)n->P;
+    n->ports = calloc(nports, sizeof *n->ports);
+    if (!n->ports)
+        return SATURN_ENOMEM;
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (int p = 0; p < n->P; p++) {
+            struct port *pt = &n->ports[(size_t)r * n->P + p];
+            pt->cap = n->buf_cap;
+            pt->far_in = NET_NONE;
+            pt->up = NET_NONE;
+            if (p >= t->radix) {
+                pt->kind = PORT_LOCAL;
+                pt->up = r * (uint32_t)t->conc + (uint32_t)(p - t->radix);
+                pt->out_unlimited = 1;
+            }
+        }
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (int p = 0; p < t->radix; p++) {
+            uint32_t fr;
+            int fp;
+            if (!topo_link(t, r, p, &fr, &fp))
+                continue;
+            struct port *out = &n->ports[(size_t)r * n->P + p];
+            struct port *in = &n->ports[(size_t)fr * n->P + fp];
+            out->kind = PORT_NET;
+            out->far_in = fr * (uint32_t)n->P + (uint32_t)fp;
+            out->latency = (uint16_t)n->link_latency;
+            out->out_unlimited = in->cap == 0;
+            in->kind = PORT_NET;
+            in->up = r * (uint32_t)n->P + (uint32_t)p;
+        }
+    return SATURN_OK;
+}
+
+static int build_buffers(struct net *n)
+{
+    size_t nvc = (size_t)n->topo.routers * n->P * n->V;
+    n->ivcs = calloc(nvc, sizeof *n->ivcs);
+    n->ovcs = calloc(nvc, sizeof *n->ovcs);
+    if (!n->ivcs || !n->ovcs)
+        return SATURN_ENOMEM;
+    uint32_t slot = n->buf_cap ? pow2_at_least(n->buf_cap) : 0;
+    if (slot) {
+        n->slab = malloc(nvc * slot * sizeof *n->slab);
+        if (!n->slab)
+            return SATURN_ENOMEM;
+    }
+    for (size_t i = 0; i < nvc; i++) {
+        struct ivc *iv = &n->ivcs[i];
+        if (slot) {
+            iv->buf = n->slab + i * slot;
+            iv->mask = slot - 1;
+        } else {
+            iv->buf = malloc(16 * sizeof *iv->buf);
+            if (!iv->buf)
+                return SATURN_ENOMEM;
+            iv->mask = 15;
+        }
+        struct ovc *o = &n->ovcs[i];
+        o->owner = -1;
+        size_t gp = i / (size_t)n->V;
+        const struct port *pt = &n->ports[gp];
+        if (pt->kind == PORT_NET)
+            o->credits = (int32_t)n->ports[pt->far_in].cap;
+        if (n->obuf_cap && pt->kind == PORT_NET) {
+            uint32_t oslot = pow2_at_least(n->obuf_cap);
+            o->ob = malloc(oslot * sizeof *o->ob);
+            if (!o->ob)
+                return SATURN_ENOMEM;
+            o->ob_mask = oslot - 1;
+            o->ob_space = (int32_t)n->obuf_cap;
+        }
+    }
+    return SATURN_OK;
+}
+
+static int build_nodes(struct net *n, uint64_t seed)
+{
+    n->nnodes = n->topo.nodes;
+    n->nodes = calloc(n->nnodes, sizeof *n->nodes);
+    n->inj_credits = calloc((size_t)n->nnodes * n->V, sizeof *n->inj_credits);
+    n->node_active = calloc((n->nnodes + 63) / 64, sizeof(uint64_t));
+    if (!n->nodes || !n->inj_credits || !n->node_active)
+        return SATURN_ENOMEM;
+    for (uint32_t i = 0; i < n->nnodes; i++) {
+        struct node *nd = &n->nodes[i];
+        nd->q = malloc(4 * sizeof *nd->q);
+        if (!nd->q)
+            return SATURN_ENOMEM;
+        nd->qmask = 3;
+        nd->cur = NET_NONE;
+        nd->last_vc = (uint8_t)(n->V - 1);
+        rng_seed(&nd->rng, seed, i);
+        for (int v = 0; v < n->V; v++)
+            n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
+    }
+    return SATURN_OK;
+}
+
+int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
+               struct saturn_error *err)
+{
+    memset(n, 0, sizeof *n);
+    int rc = topo_build(&n->topo, cfg, err);
+    if (rc)
+        return rc;
+    if ((rc = check_combinations(cfg, err)))
+        return rc;
+    n->P = n->topo.radix + n->topo.conc;
+    if (n->P > 64)
+        return saturn_config_fail(cfg, "network.topology", err,
+                                  "routers with more than 64 ports are not supported");
+    n->V = (int)saturn_config_int(cfg, "router.vcs");
+    n->switching = (enum switching)saturn_config_enum(cfg, "router.switching");
+    n->buf_cap = (uint32_t)saturn_config_int(cfg, "router.buf_flits");
+    n->obuf_cap = (uint32_t)saturn_config_int(cfg, "router.out_buf_flits");
+    n->speedup = (int)saturn_config_int(cfg, "router.speedup");
+    n->out_speedup = n->obuf_cap ? n->speedup : 1;
+    n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
+    n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
+    n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
+    n->credit_delay = (uint32_t)saturn_config_int(cfg, "router.credit_delay");
+    n->inject_latency = (uint32_t)saturn_config_int(cfg, "router.inject_latency");
+    n->eject_latency = (uint32_t)saturn_config_int(cfg, "router.eject_latency");
+    n->watchdog = (uint64_t)saturn_config_int(cfg, "sim.watchdog");
+    n->check = saturn_config_bool(cfg, "sim.check_invariants");
+#ifdef SATURN_DEBUG
+    n->check = true;
+#endif
+
+    uint32_t maxd = n->xbar_delay + n->link_latency;
+    if (n->xbar_delay + n->eject_latency > maxd) maxd = n->xbar_delay + n->eject_latency;
+    if (n->credit_delay > maxd) maxd = n->credit_delay;
+    if (n->inject_latency > maxd) maxd = n->inject_latency;
+    n->wheel_mask = pow2_at_least(maxd + 1) - 1;
+    n->wheel = calloc((size_t)n->wheel_mask + 1, sizeof *n->wheel);
+    n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
+    n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
+    n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
+    if (!n->wheel || !n->router_active || !n->rocc || !n->router_rng)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    for (uint32_t r = 0; r < n->topo.routers; r++)
+        rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
+
+    if (build_ports(n) || build_buffers(n) || build_nodes(n, seed))
+        return saturn_error_set(err, SATURN_ENOMEM,
+                                "out of memory building the network");
+
+    n->rops = route_find(saturn_config_str(cfg, "routing.algorithm"));
+    if (!n->rops)
+        return saturn_config_fail(cfg, "routing.algorithm", err, "no such routing policy");
+    return n->rops->init(&n->rstate, cfg, n, err);
+}
+
+void net_destroy(struct net *n)
+{
+    if (n->rops && n->rops->free)
+        n->rops->free(n->rstate);
+    size_t nvc = (size_t)n->topo.routers * n->P * n->V;
+    if (n->ivcs && !n->slab)
+        for (size_t i = 0; i < nvc; i++)
+            free(n->ivcs[i].buf);
+    if (n->ovcs)
+        for (size_t i = 0; i < nvc; i++)
+            free(n->ovcs[i].ob);
+    if (n->nodes)
+        for (uint32_t i = 0; i < n->nnodes; i++)
+            free(n->nodes[i].q);
+    if (n->wheel)
+        for (uint32_t i = 0; i <= n->wheel_mask; i++)
+            free(n->wheel[i].e);
+    free(n->wheel);
+    free(n->slab);
+    free(n->ivcs);
+    free(n->ovcs);
+    free(n->ports);
+    free(n->nodes);
+    free(n->inj_credits);
+    free(n->node_active);
+    free(n->pk);
+    free(n->pk_free);
+    free(n->router_active);
+    free(n->rocc);
+    free(n->router_rng);
+    memset(n, 0, sizeof *n);
+}
+
+/* ---- packets and sources ------------------------------------------------ */
+
+static bool packet_pool_grow(struct net *n)
+{
+    uint32_t cap = n->pk_cap ? n->pk_cap * 2 : 1024;
+    struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
+    uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
+    if (!pk || !fr) {
+        free(pk == n->pk ? NULL : pk);
+        return false;
+    }
+    n->pk = pk;
+    n->pk_free = fr;
+    /* Hand out low ids first: push in reverse. */
+    for (uint32_t i = cap; i > n->pk_cap; i--)
+        n->pk_free[n->pk_nfree++] = i - 1;
+    n->pk_cap = cap;
+    return true;
+}
+
+uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
+                        uint32_t len, bool measured)
+{
+    if (n->pk_nfree == 0 && !packet_pool_grow(n)) {
+        fprintf(stderr, "saturn: out of memory (packet pool)\n");
+        abort();
+    }
+    uint32_t pid = n->pk_free[--n->pk_nfree];
+    struct packet *p = &n->pk[pid];
+    memset(p, 0, sizeof *p);
+    p->src = src;
+    p->dst = dst;
+    p->len = len;
+    p->measured = measured;
+    p->alive = 1;
+    p->t_gen = n->now;
+    if (n->rops->at_source)
+        n->rops->at_source(n->rstate, n, p, rng_next(&n->nodes[src].rng));
+    n->pk_live++;
+    if (!queue_push(&n->nodes[src], pid)) {
+        fprintf(stderr, "saturn: out of memory (source queue)\n");
+        abort();
+    }
+    n->queued_packets++;
+    n->node_active[src >> 6] |= 1ULL << (src & 63);
+    return pid;
+}
+
+uint64_t net_source_flits(const struct net *n)
+{
+    uint64_t f = 0;
+    for (uint32_t i = 0; i < n->nnodes; i++) {
+        const struct node *nd = &n->nodes[i];
+        for (uint32_t j = 0; j < nd->qcount; j++)
+            f += n->pk[nd->q[(nd->qhead + j) & nd->qmask]].len;
+        if (nd->cur != NET_NONE)
+            f += n->pk[nd->cur].len - nd->cur_seq;
+    }
+    return f;
+}
+
+/* The VC a new packet from this node enters its router on: round-robin
+ * over the injection VCs that can take it under the switching mode. */
+static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
+{
+    struct node *nd = &n->nodes[node];
+    int32_t *cr = &n->inj_credits[(size_t)node * n->V];
+    int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
+    for (int i = 1; i <= n->V; i++) {
+        int v = (nd->last_vc + i) % n->V;
+        if (n->buf_cap == 0 || cr[v] >= need)
+            return v;
+    }
+    return -1;
+}
+
+static void inject_node(struct net *n, uint32_t i)
+{
+    struct node *nd = &n->nodes[i];
+    if (nd->cur == NET_NONE) {
+        if (nd->qcount == 0) {
+            n->node_active[i >> 6] &= ~(1ULL << (i & 63));
+            return;
+        }
+        if (n->gate && !n->gate(n->gate_user, n, i))
+            return;
+        uint32_t pid = nd->q[nd->qhead];
+        int v = pick_injection_vc(n, i, n->pk[pid].len);
+        if (v < 0)
+            return;
+        nd->qhead = (nd->qhead + 1) & nd->qmask;
+        nd->qcount--;
+        n->queued_packets--;
+        n->packets_in_net++;
+        nd->cur = pid;
+        nd->cur_seq = 0;
+        nd->cur_vc = nd->last_vc = (uint8_t)v;
+        n->pk[pid].t_inj = n->now;
+    }
+    int32_t *cr = &n->inj_credits[(size_t)i * n->V + nd->cur_vc];
+    if (n->buf_cap && *cr <= 0)
+        return;
+    const struct packet *p = &n->pk[nd->cur];
+    flit_t f = {nd->cur, (uint16_t)nd->cur_seq, 0};
+    if (nd->cur_seq == 0)
+        f.flags |= FLIT_HEAD;
+    if (nd->cur_seq + 1 == p->len)
+        f.flags |= FLIT_TAIL;
+    if (n->buf_cap)
+        (*cr)--;
+    uint32_t r = topo_node_router(&n->topo, i);
+    uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
+    net_push_event(n, n->now + n->inject_latency, EV_FLIT,
+                   gp * (uint32_t)n->V + nd->cur_vc, f);
+    n->flits_in_net++;
+    n->flits_injected++;
+    n->last_move = n->now;
+    if (++nd->cur_seq == p->len)
+        nd->cur = NET_NONE;
+}
+
+/* ---- sinks and event delivery ------------------------------------------- */
+
+static void fail(struct net *n, const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+{
+    if (!n->failed) {
+        snprintf(n->fail_msg, sizeof n->fail_msg, fmt, a, b, c);
+        n->failed = true;
+    }
+}
+
+static void sink_flit(struct net *n, uint32_t node, flit_t f)
+{
+    struct packet *p = &n->pk[f.pid];
+    if (f.pid >= n->pk_cap || !p->alive) {
+        fail(n, "flit of a dead packet %u reached node %u (duplicate delivery?)%.0u",
+             f.pid, node, 0);
+        return;
+    }
+    if (p->dst != node)
+        fail(n, "packet %u for node %u delivered at node %u", f.pid, p->dst, node);
+    if (f.seq != p->rx)
+        fail(n, "packet %u: flit %u arrived when flit %u was expected (out of order)",
+             f.pid, f.seq, p->rx);
+    p->rx++;
+    n->flits_in_net--;
+    n->flits_ejected++;
+    n->last_move = n->now;
+    if (f.flags & FLIT_TAIL) {
+        if (p->rx != p->len)
+            fail(n, "packet %u: tail after %u of %u flits", f.pid, p->rx, p->len);
+        n->packets_in_net--;
+        n->packets_delivered++;
+        if (n->deliver)
+            n->deliver(n->deliver_user, n, f.pid);
+        p->alive = 0;
+        n->pk_live--;
+        n->pk_free[n->pk_nfree++] = f.pid;
+    }
+}
+
+static void deliver_events(struct net *n)
+{
+    struct evq *q = &n->wheel[n->now & n->wheel_mask];
+    const uint32_t V = (uint32_t)n->V;
+    for (uint32_t i = 0; i < q->n; i++) {
+        const struct event *e = &q->e[i];
+        switch (e->kind) {
+        case EV_FLIT: {
+            struct ivc *iv = &n->ivcs[e->target];
+            uint32_t gp = e->target / V;
+            if (iv->count == iv->mask + 1) {
+                if (n->ports[gp].cap == 0 &&
+                    net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))
+                    ;
+                else {
+                    fail(n, "input buffer overflow at port %u vc %u (credit bug)%.0u",
+                         gp, e->target % V, 0);
+                    break;
+                }
+            }
+            iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
+            struct port *pt = &n->ports[gp];
+            pt->nonempty |= 1ULL << (e->target % V);
+            uint32_t r = gp / (uint32_t)n->P;
+            n->rocc[r]++;
+            n->router_active[r >> 6] |= 1ULL << (r & 63);
+            break;
+        }
+        case EV_OBUF: {
+            struct ovc *o = &n->ovcs[e->target];
+            o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
+            n->ports[e->target / V].ob_nonempty |= 1ULL << (e->target % V);
+            break;
+        }
+        case EV_CREDIT: {
+            struct ovc *o = &n->ovcs[e->target];
+            uint32_t gp = e->target / V;
+            if (++o->credits > (int32_t)n->ports[n->ports[gp].far_in].cap)
+                fail(n, "credit overflow at output port %u vc %u%.0u", gp,
+                     e->target % V, 0);
+            break;
+        }
+        case EV_CREDIT_NODE:
+            if (++n->inj_credits[e->target] > (int32_t)n->buf_cap)
+                fail(n, "injection credit overflow at node %u vc %u%.0u",
+                     e->target / V, e->target % V, 0);
+            break;
+        case EV_SINK:
+            sink_flit(n, e->target, e->f);
+            break;
+        }
+    }
+    q->n = 0;
+}
+
+int net_step(struct net *n)
+{
+    deliver_events(n);
+
+    const uint32_t nwords = (n->nnodes + 63) / 64;
+    for (uint32_t w = 0; w < nwords; w++) {
+        uint64_t m = n->node_active[w];
+        while (m) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            inject_node(n, i);
+        }
+    }
+
+    const uint32_t rwords = (n->topo.routers + 63) / 64;
+    for (uint32_t w = 0; w < rwords; w++) {
+        uint64_t m = n->router_active[w];
+        while (m) {
+            uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            router_step(n, r);
+            if (n->rocc[r] == 0)
+                n->router_active[w] &= ~(1ULL << (r & 63));
+        }
+    }
+
+    if (n->check && !n->failed)
+        net_audit(n);
+    n->now++;
+    if (n->failed)
+        return SATURN_EINTERNAL;
+    if (n->flits_in_net > 0 && n->now - n->last_move > n->watchdog)
+        return SATURN_EDEADLOCK;
+    return SATURN_OK;
+}

@@ -1,0 +1,187 @@
+/* The network state and the cycle loop: routers, links, credits, nodes.
+ *
+ * One parametric router (input-queued, V VCs of B flits per input port,
+ * optional per-VC output buffers, credit flow control, separable
+ * round-robin VC and switch allocation, internal speedup) under three
+ * switching modes. Timing, for a flit that wins the switch at cycle s:
+ *   - it reaches the next router's input buffer at s + xbar_delay + link_latency
+ *     (or the node at s + xbar_delay + eject_latency);
+ *   - its buffer slot is credited upstream at s + credit_delay;
+ *   - a head at the front of an idle VC at cycle t is routed at t and may
+ *     compete for a VC and the switch from t + route_delay on;
+ *   - a source sends one flit per cycle, arriving at t + inject_latency.
+ * Zero-load latency of an L-flit packet over H hops is therefore
+ *   inject + (H+1)(route + xbar) + H link + eject + (L - 1)
+ * when buffers cover the credit round trip (B >= xbar + link + credit). */
+#ifndef SATURN_NET_H
+#define SATURN_NET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "core/rng.h"
+#include "route/route.h"
+#include "saturn/config.h"
+#include "topo/topo.h"
+
+#define NET_NONE UINT32_MAX
+
+enum switching { SW_WORMHOLE, SW_VCT, SW_UNLIMITED };
+
+enum flit_flags { FLIT_HEAD = 1, FLIT_TAIL = 2 };
+
+typedef struct flit {
+    uint32_t pid;
+    uint16_t seq;
+    uint16_t flags;
+} flit_t;
+
+struct packet {
+    uint32_t src, dst;
+    uint32_t len;
+    uint32_t rx;        /* flits received at the sink so far */
+    uint16_t hops;      /* router-to-router hops of the head */
+    uint8_t measured;
+    uint8_t alive;
+    uint32_t route[2];  /* routing policy scratch */
+    uint64_t t_gen;     /* generated (enters the source queue) */
+    uint64_t t_inj;     /* head enters the injection channel */
+};
+
+enum ivc_state { IVC_IDLE, IVC_ROUTING, IVC_VA, IVC_ACTIVE };
+
+struct ivc {
+    flit_t *buf;        /* ring, capacity mask + 1 */
+    uint32_t head, count, mask;
+    uint8_t state;
+    uint8_t out_vc;
+    uint16_t out_port;
+    uint64_t ready;     /* routing done */
+    struct route_result route;
+};
+
+struct ovc {
+    int32_t credits;    /* free slots downstream (unused when unlimited) */
+    int32_t owner;      /* router-local input VC index holding it, or -1 */
+    uint16_t va_rr;     /* VC allocator round-robin pointer */
+    /* output buffer (router.out_buf_flits > 0) */
+    int32_t ob_space;   /* free slots, less flits still in the crossbar */
+    uint32_t ob_head, ob_count, ob_mask;
+    flit_t *ob;
+};
+
+enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
+
+struct port {
+    uint64_t nonempty;  /* input VCs holding flits */
+    uint64_t ob_nonempty; /* output VCs with flits in their output buffer */
+    uint32_t far_in;    /* output side: global input port downstream */
+    uint32_t up;        /* input side: global output port upstream, or the node */
+    uint32_t cap;       /* input side: flits per VC, 0 = unlimited */
+    uint16_t latency;   /* output side: link latency */
+    uint8_t kind;       /* enum port_kind */
+    uint8_t out_unlimited; /* downstream never runs out of space */
+    uint8_t sa_in_rr, sa_out_rr, ob_rr;
+};
+
+struct node {
+    uint32_t *q;        /* source queue of packet ids, ring */
+    uint32_t qhead, qcount, qmask;
+    uint32_t cur;       /* packet being injected, or NET_NONE */
+    uint32_t cur_seq;
+    uint8_t cur_vc, last_vc;
+    struct rng rng;
+};
+
+enum ev_kind { EV_FLIT, EV_OBUF, EV_CREDIT, EV_CREDIT_NODE, EV_SINK };
+
+struct event {
+    uint32_t target;
+    uint32_t kind;
+    flit_t f;
+};
+
+struct evq {
+    struct event *e;
+    uint32_t n, cap;
+};
+
+/* May node start a new packet now? NULL: always. */
+typedef bool (*net_gate_fn)(void *user, const struct net *n, uint32_t node);
+typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
+
+struct net {
+    struct topo topo;
+    int P, V;           /* ports per router, VCs per port */
+    enum switching switching;
+    int speedup, out_speedup;
+    uint32_t route_delay, xbar_delay, credit_delay;
+    uint32_t link_latency, inject_latency, eject_latency;
+    uint32_t buf_cap, obuf_cap;
+    uint64_t watchdog;
+
+    struct port *ports;     /* routers * P */
+    struct ivc *ivcs;       /* routers * P * V */
+    struct ovc *ovcs;       /* routers * P * V */
+    flit_t *slab;
+
+    uint32_t nnodes;
+    struct node *nodes;
+    int32_t *inj_credits;   /* nodes * V */
+    uint64_t *node_active;  /* bitmap: nodes with something to send */
+
+    struct packet *pk;
+    uint32_t pk_cap, pk_live;
+    uint32_t *pk_free;
+    uint32_t pk_nfree;
+
+    struct evq *wheel;
+    uint32_t wheel_mask;
+
+    uint64_t *router_active; /* bitmap */
+    uint32_t *rocc;          /* flits held by each router */
+    struct rng *router_rng;
+
+    const struct route_ops *rops;
+    void *rstate;
+
+    net_gate_fn gate;
+    void *gate_user;
+    net_deliver_fn deliver;
+    void *deliver_user;
+
+    uint64_t now;
+    uint64_t flits_in_net;   /* injected into the channel, not yet at the sink */
+    uint64_t packets_in_net; /* head injected, tail not yet delivered */
+    uint64_t queued_packets; /* waiting in source queues (not started) */
+    uint64_t flits_ejected, flits_injected, flit_hops, packets_delivered;
+    uint64_t last_move;
+    bool check;              /* full invariant audit every cycle */
+    bool failed;
+    char fail_msg[512];
+};
+
+int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
+               struct saturn_error *err);
+void net_destroy(struct net *n);
+
+/* A new packet from src to dst of len flits, generated now, appended to
+ * src's source queue. Returns its id. */
+uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
+                        uint32_t len, bool measured);
+static inline struct packet *net_packet(struct net *n, uint32_t pid) { return &n->pk[pid]; }
+
+/* Advance one cycle. SATURN_EDEADLOCK when the watchdog fires,
+ * SATURN_EINTERNAL when an invariant breaks (message in fail_msg). */
+int net_step(struct net *n);
+
+/* Total flits queued at sources (not yet injected). */
+uint64_t net_source_flits(const struct net *n);
+/* Writes "which VC waits on which" to buf. */
+void net_deadlock_report(const struct net *n, char *buf, size_t size);
+/* Full audit: conservation and credit invariants. false + fail_msg on error. */
+bool net_audit(struct net *n);
+
+extern const struct saturn_param router_params[];
+
+#endif

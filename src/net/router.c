@@ -1,0 +1,296 @@
+/* One router's cycle: route heads, allocate VCs, allocate the switch,
+ * move flits, and (when output-buffered) drive the output links.
+ *
+ * Allocation is separable and round-robin, as in Dally & Towles ch. 19:
+ * VC allocation: every waiting head asks for one output VC (the first
+ * candidate with a free VC, the VC with the most room); each output VC
+ * grants one request, round-robin over the router's input VCs.
+ * Switch allocation, input first: every input port picks up to `speedup`
+ * ready VCs (round-robin, distinct outputs); every output port grants up to
+ * `out_speedup` input ports (round-robin). Pointers advance past a winner
+ * only when it is granted. */
+#include <stdio.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+struct va_req {
+    uint16_t lin;  /* router-local input VC index p * V + v */
+    uint16_t port;
+    uint8_t vc;
+    uint8_t done;
+};
+
+static inline int32_t out_room(const struct net *n, const struct port *op,
+                               const struct ovc *o)
+{
+    if (op->kind == PORT_LOCAL)
+        return INT32_MAX;
+    if (n->obuf_cap)
+        return o->ob_space;
+    return op->out_unlimited ? INT32_MAX : o->credits;
+}
+
+/* The output VC this head asks for, or false if none is available. */
+static bool va_choose(const struct net *n, const struct port *ports,
+                      const struct ovc *ovcs, const struct ivc *iv,
+                      uint32_t len, int *op, int *ov)
+{
+    const int V = n->V;
+    const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
+    for (int c = 0; c < iv->route.n; c++) {
+        const struct route_cand *rc = &iv->route.c[c];
+        int best = -1;
+        int32_t best_room = -1;
+        for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+            const struct ovc *o = &ovcs[rc->port * V + v];
+            if (o->owner >= 0)
+                continue;
+            int32_t room = out_room(n, &ports[rc->port], o);
+            if (room < need || room <= best_room)
+                continue;
+            best = v;
+            best_room = room;
+        }
+        if (best >= 0) {
+            *op = rc->port;
+            *ov = best;
+            return true;
+        }
+    }
+    return false;
+}
+
+static void credit_upstream(struct net *n, uint32_t gp, int v)
+{
+    const struct port *in = &n->ports[gp];
+    if (in->cap == 0)
+        return; /* unlimited buffer: nobody counts its slots */
+    flit_t none = {0, 0, 0};
+    if (in->kind == PORT_LOCAL)
+        net_push_event(n, n->now + n->credit_delay, EV_CREDIT_NODE,
+                       in->up * (uint32_t)n->V + (uint32_t)v, none);
+    else
+        net_push_event(n, n->now + n->credit_delay, EV_CREDIT,
+                       in->up * (uint32_t)n->V + (uint32_t)v, none);
+}
+
+/* Move the front flit of input VC (p, v) through the crossbar. */
+static void xfer(struct net *n, uint32_t r, int p, int v)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
+    struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
+    flit_t f = iv->buf[iv->head];
+    iv->head = (iv->head + 1) & iv->mask;
+    if (--iv->count == 0)
+        n->ports[gp].nonempty &= ~(1ULL << v);
+    credit_upstream(n, gp, v);
+
+    const uint32_t gop = r * (uint32_t)P + iv->out_port;
+    struct port *op = &n->ports[gop];
+    struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
+    if (op->kind == PORT_LOCAL) {
+        uint32_t node = op->up;
+        net_push_event(n, n->now + n->xbar_delay + n->eject_latency, EV_SINK, node, f);
+        n->rocc[r]--;
+    } else if (n->obuf_cap) {
+        o->ob_space--;
+        uint32_t target = gop * (uint32_t)V + iv->out_vc;
+        if (n->xbar_delay == 0) {
+            o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
+            op->ob_nonempty |= 1ULL << iv->out_vc;
+        } else {
+            net_push_event(n, n->now + n->xbar_delay, EV_OBUF, target, f);
+        }
+    } else {
+        if (!op->out_unlimited)
+            o->credits--;
+        net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT,
+                       op->far_in * (uint32_t)V + iv->out_vc, f);
+        n->rocc[r]--;
+        n->flit_hops++;
+        if (f.flags & FLIT_HEAD)
+            n->pk[f.pid].hops++;
+    }
+    n->last_move = n->now;
+    if (f.flags & FLIT_TAIL) {
+        o->owner = -1;
+        iv->state = IVC_IDLE;
+    }
+}
+
+/* Output-buffered routers: each network output sends one flit per cycle
+ * from its output VC buffers, round-robin, when the next router has room. */
+static void link_stage(struct net *n, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    for (int p = 0; p < n->topo.radix; p++) {
+        const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
+        struct port *op = &n->ports[gop];
+        if (!op->ob_nonempty)
+            continue;
+        for (int i = 0; i < V; i++) {
+            int v = (op->ob_rr + i) % V;
+            if (!(op->ob_nonempty & (1ULL << v)))
+                continue;
+            struct ovc *o = &n->ovcs[(size_t)gop * V + v];
+            flit_t f = o->ob[o->ob_head];
+            int32_t need = 1;
+            if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
+                need = (int32_t)n->pk[f.pid].len;
+            if (!op->out_unlimited && o->credits < need)
+                continue;
+            o->ob_head = (o->ob_head + 1) & o->ob_mask;
+            if (--o->ob_count == 0)
+                op->ob_nonempty &= ~(1ULL << v);
+            o->ob_space++;
+            if (!op->out_unlimited)
+                o->credits--;
+            net_push_event(n, n->now + op->latency, EV_FLIT,
+                           op->far_in * (uint32_t)V + (uint32_t)v, f);
+            n->rocc[r]--;
+            n->flit_hops++;
+            if (f.flags & FLIT_HEAD)
+                n->pk[f.pid].hops++;
+            n->last_move = n->now;
+            op->ob_rr = (uint8_t)((v + 1) % V);
+            break;
+        }
+    }
+}
+
+static inline bool can_send(const struct net *n, const struct port *ports,
+                            const struct ovc *ovcs, const struct ivc *iv)
+{
+    const struct port *op = &ports[iv->out_port];
+    const struct ovc *o = &ovcs[iv->out_port * n->V + iv->out_vc];
+    return out_room(n, op, o) > 0;
+}
+
+void router_step(struct net *n, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t now = n->now;
+
+    /* 1. Route heads at the front of idle VCs; VC allocation requests. */
+    struct va_req req[64 * 64];
+    int nreq = 0;
+    for (int p = 0; p < P; p++) {
+        uint64_t m = ports[p].nonempty;
+        while (m) {
+            int v = __builtin_ctzll(m);
+            m &= m - 1;
+            struct ivc *iv = &ivcs[p * V + v];
+            if (iv->state == IVC_ACTIVE)
+                continue;
+            flit_t f = iv->buf[iv->head];
+            struct packet *pk = &n->pk[f.pid];
+            if (iv->state == IVC_IDLE) {
+                if (!(f.flags & FLIT_HEAD)) {
+                    n->failed = true;
+                    snprintf(n->fail_msg, sizeof n->fail_msg,
+                             "router %u port %d vc %d: body flit of packet %u at the "
+                             "front of an idle VC", r, p, v, f.pid);
+                    return;
+                }
+                n->rops->route(n->rstate, n, r, p, v, pk, &iv->route);
+                iv->state = IVC_ROUTING;
+                iv->ready = now + n->route_delay;
+            }
+            if (iv->state == IVC_ROUTING) {
+                if (now < iv->ready)
+                    continue;
+                iv->state = IVC_VA;
+            }
+            int op, ov;
+            if (va_choose(n, ports, ovcs, iv, pk->len, &op, &ov))
+                req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
+                                              (uint8_t)ov, 0};
+        }
+    }
+    const unsigned nlin = (unsigned)(P * V);
+    for (int i = 0; i < nreq; i++) {
+        if (req[i].done)
+            continue;
+        struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
+        int best = i;
+        unsigned bd = (req[i].lin + nlin - o->va_rr) % nlin;
+        for (int j = i + 1; j < nreq; j++) {
+            if (req[j].done || req[j].port != req[i].port || req[j].vc != req[i].vc)
+                continue;
+            req[j].done = 1;
+            unsigned d = (req[j].lin + nlin - o->va_rr) % nlin;
+            if (d < bd) {
+                bd = d;
+                best = j;
+            }
+        }
+        req[i].done = 1;
+        struct ivc *iv = &ivcs[req[best].lin];
+        o->owner = req[best].lin;
+        o->va_rr = (uint16_t)((req[best].lin + 1) % nlin);
+        iv->state = IVC_ACTIVE;
+        iv->out_port = req[best].port;
+        iv->out_vc = req[best].vc;
+    }
+
+    /* 2. Switch allocation, input stage. */
+    uint64_t omask[64];
+    uint8_t reqvc[64][64];
+    uint8_t touched[64];
+    int ntouched = 0;
+    uint64_t touched_set = 0;
+    const uint64_t vmask = V == 64 ? ~0ULL : (1ULL << V) - 1;
+    for (int p = 0; p < P; p++) {
+        uint64_t m = ports[p].nonempty;
+        if (!m)
+            continue;
+        int s = ports[p].sa_in_rr;
+        uint64_t rot = s ? ((m >> s) | (m << (V - s))) & vmask : m;
+        int picked = 0;
+        uint64_t outs = 0;
+        while (rot && picked < n->speedup) {
+            int v = (__builtin_ctzll(rot) + s) % V;
+            rot &= rot - 1;
+            const struct ivc *iv = &ivcs[p * V + v];
+            if (iv->state != IVC_ACTIVE || (outs & (1ULL << iv->out_port)) ||
+                !can_send(n, ports, ovcs, iv))
+                continue;
+            int op = iv->out_port;
+            outs |= 1ULL << op;
+            if (!(touched_set & (1ULL << op))) {
+                touched_set |= 1ULL << op;
+                touched[ntouched++] = (uint8_t)op;
+                omask[op] = 0;
+            }
+            omask[op] |= 1ULL << p;
+            reqvc[op][p] = (uint8_t)v;
+            picked++;
+        }
+    }
+
+    /* 3. Switch allocation, output stage, and traversal. */
+    for (int t = 0; t < ntouched; t++) {
+        int op = touched[t];
+        uint64_t m = omask[op];
+        int s = ports[op].sa_out_rr;
+        uint64_t pm = P == 64 ? ~0ULL : (1ULL << P) - 1;
+        uint64_t rot = s ? ((m >> s) | (m << (P - s))) & pm : m;
+        for (int g = 0; g < n->out_speedup && rot; g++) {
+            int p = (__builtin_ctzll(rot) + s) % P;
+            rot &= rot - 1;
+            int v = reqvc[op][p];
+            xfer(n, r, p, v);
+            ports[p].sa_in_rr = (uint8_t)((v + 1) % V);
+            ports[op].sa_out_rr = (uint8_t)((p + 1) % P);
+        }
+    }
+
+    if (n->obuf_cap)
+        link_stage(n, r);
+}

@@ -1,0 +1,175 @@
+/* Dimension-order routing on k-ary n-cubes and meshes (x first).
+ *
+ * On a torus the ring channels are cut into acyclic pieces by datelines:
+ *   classic    (Dally & Towles 14.2): one dateline per ring, on the wrap
+ *              link (k-1 <-> 0); a packet uses VC class 0 in each dimension
+ *              until it takes the wrap link, class 1 from then on, and
+ *              starts again at class 0 in the next dimension. Needs 2 VCs.
+ *   cumulative (Yokota et al., paper 000): datelines on the wrap link and on
+ *              the link k/2-1 <-> k/2 of every dimension; a packet starts on
+ *              VC 0 and moves up one VC at every dateline it crosses, in any
+ *              dimension. A minimal route crosses at most one per dimension,
+ *              so n dimensions need n + 1 VCs (3 for 2D).
+ * With more VCs than classes, class c owns an even share of the VCs
+ * (a range the VC allocator chooses from). A packet takes a dateline's
+ * class on the hop that crosses it. Ties (distance exactly k/2) go the
+ * + way, or a per-packet random way per dimension (routing.tie = random). */
+#include <stdlib.h>
+
+#include "net/net.h"
+#include "route/route.h"
+
+enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE };
+
+struct dor {
+    enum dateline dl;
+    int classes;
+    bool random_tie;
+};
+
+/* Crossings of the dateline links among the m links taken from s in
+ * direction dir (+1 or -1); datelines sit after positions x0 (going +). */
+static int crossings(int s, int m, int dir, int k, bool cumulative)
+{
+    int count = 0;
+    int pos[2] = {k - 1, k / 2 - 1}; /* link pos -> pos+1 going + */
+    int npos = cumulative ? 2 : 1;
+    if (cumulative && pos[1] == pos[0])
+        npos = 1;
+    for (int j = 0; j < npos; j++) {
+        int i0;
+        if (dir > 0)
+            i0 = ((pos[j] - s) % k + k) % k;
+        else /* going -, the same link is taken from pos+1 down to pos */
+            i0 = ((s - (pos[j] + 1)) % k + k) % k;
+        if (i0 < m)
+            count++;
+    }
+    return count;
+}
+
+/* The VCs of class c: an even share, the remainder to the lowest classes
+ * (every packet starts in class 0, few reach the last). */
+static void vc_range(int classes, int V, int c, int *lo, int *hi)
+{
+    int base = V / classes, extra = V % classes;
+    *lo = c * base + (c < extra ? c : extra);
+    *hi = *lo + base + (c < extra ? 1 : 0) - 1;
+}
+
+/* Direction (+1/-1) and hop count from a to b in dimension d. */
+static int direction(const struct topo *t, const struct packet *p, int d,
+                     int a, int b, int *hops)
+{
+    int k = t->k[d];
+    if (t->kind == TOPO_MESH) {
+        *hops = abs(b - a);
+        return b > a ? 1 : -1;
+    }
+    int fw = ((b - a) % k + k) % k, bw = k - fw;
+    if (fw < bw || (fw == bw && !(p->route[0] & (1u << d)))) {
+        *hops = fw;
+        return 1;
+    }
+    *hops = bw;
+    return -1;
+}
+
+static void dor_route(void *state, const struct net *n, uint32_t router,
+                      int in_port, int in_vc, struct packet *p,
+                      struct route_result *out)
+{
+    const struct dor *s = state;
+    const struct topo *t = &n->topo;
+    uint32_t dst_router = topo_node_router(t, p->dst);
+    out->n = 1;
+    if (router == dst_router) {
+        out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
+                                        (uint8_t)(n->V - 1)};
+        return;
+    }
+    int cls = 0, d;
+    for (d = 0; d < t->n; d++) {
+        int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
+        if (c != g)
+            break;
+        if (s->dl == DL_CUMULATIVE) { /* datelines crossed in finished dimensions */
+            int sc = topo_coord(t, p->src, d), h;
+            int dir = direction(t, p, d, sc, g, &h);
+            cls += crossings(sc, h, dir, t->k[d], true);
+        }
+    }
+    int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
+    int sc = topo_coord(t, p->src, d), h, k = t->k[d];
+    int dir = direction(t, p, d, sc, g, &h);
+    /* hops already taken in dimension d */
+    int done = dir > 0 ? ((c - sc) % k + k) % k : ((sc - c) % k + k) % k;
+    if (s->dl == DL_CLASSIC)
+        cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
+    else if (s->dl == DL_CUMULATIVE)
+        cls += crossings(sc, done + 1, dir, t->k[d], true);
+    int lo, hi;
+    vc_range(s->classes, n->V, cls, &lo, &hi);
+    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
+                                    (uint8_t)lo, (uint8_t)hi};
+}
+
+static void dor_at_source(void *state, const struct net *n, struct packet *p,
+                          uint64_t draw)
+{
+    const struct dor *s = state;
+    p->route[0] = s->random_tie ? (uint32_t)draw : 0;
+}
+
+static const char *const dateline_names[] = {"auto", "classic", "cumulative", "none", NULL};
+static const char *const tie_names[] = {"positive", "random", NULL};
+
+static int dor_init(void **state, const struct saturn_config *cfg,
+                    const struct net *n, struct saturn_error *err)
+{
+    struct dor *s = calloc(1, sizeof *s);
+    if (!s)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    *state = s;
+    s->dl = (enum dateline)saturn_config_enum(cfg, "routing.dateline");
+    s->random_tie = saturn_config_enum(cfg, "routing.tie") == 1;
+    bool torus = n->topo.kind == TOPO_TORUS;
+    if (s->dl == DL_AUTO)
+        s->dl = torus ? DL_CLASSIC : DL_NONE;
+    if (!torus && s->dl != DL_NONE)
+        return saturn_config_fail(cfg, "routing.dateline", err,
+                                  "datelines apply to a torus; a mesh is deadlock-free "
+                                  "under DOR without them (use auto or none)");
+    if (torus && s->dl == DL_NONE && !saturn_config_bool(cfg, "debug.allow_deadlock"))
+        return saturn_config_fail(cfg, "routing.dateline", err,
+                                  "DOR on a torus without datelines can deadlock; "
+                                  "use classic (2 VCs) or cumulative (n+1 VCs)");
+    s->classes = s->dl == DL_CLASSIC ? 2 : s->dl == DL_CUMULATIVE ? n->topo.n + 1 : 1;
+    if (n->V < s->classes && !saturn_config_bool(cfg, "debug.allow_deadlock"))
+        return saturn_config_fail(cfg, "router.vcs", err,
+                                  "too few VCs for DOR with %s datelines on a %d-D torus: "
+                                  "needs at least %d to be deadlock-free",
+                                  s->dl == DL_CLASSIC ? "classic" : "cumulative",
+                                  n->topo.n, s->classes);
+    if (n->V < s->classes)
+        s->classes = n->V;
+    return SATURN_OK;
+}
+
+static void dor_free(void *state) { free(state); }
+
+const struct route_ops route_dor = {
+    .name = "dor",
+    .init = dor_init,
+    .at_source = dor_at_source,
+    .route = dor_route,
+    .free = dor_free,
+};
+
+const struct saturn_param route_dor_params[] = {
+    {"routing.dateline", SATURN_PARAM_ENUM, "auto", 0, 0, dateline_names,
+     "torus VC scheme for DOR: classic (2 classes per dimension), cumulative "
+     "(datelines at 0 and k/2, n+1 VCs), none; auto = classic on a torus, none on a mesh"},
+    {"routing.tie", SATURN_PARAM_ENUM, "positive", 0, 0, tie_names,
+     "direction when a torus distance is exactly k/2: positive, or random per packet"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};

@@ -1,0 +1,118 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "traffic/process.h"
+
+const struct saturn_param traffic_params[] = {
+    {"traffic.flit_rate", SATURN_PARAM_REAL, "0.1", 0, 1, NULL,
+     "offered load in flits/node/cycle (Bernoulli packet births)"},
+    {"traffic.packet_rate", SATURN_PARAM_REAL, "0", 0, 1, NULL,
+     "offered load in packets/node/cycle; set this or traffic.flit_rate, not both"},
+    {"traffic.packet_length", SATURN_PARAM_INT, "8", 1, 65535, NULL,
+     "flits per packet (fixed)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+int traffic_packet_rate(const struct saturn_config *cfg, double *p,
+                        struct saturn_error *err)
+{
+    double len = (double)saturn_config_int(cfg, "traffic.packet_length");
+    if (saturn_config_is_set(cfg, "traffic.packet_rate")) {
+        if (saturn_config_is_set(cfg, "traffic.flit_rate"))
+            return saturn_config_fail(cfg, "traffic.packet_rate", err,
+                                      "traffic.flit_rate is set too; give the load one way");
+        *p = saturn_config_real(cfg, "traffic.packet_rate");
+        if (*p * len > 1.0 + 1e-12)
+            return saturn_config_fail(cfg, "traffic.packet_rate", err,
+                                      "%g packets of %g flits exceed the injection channel "
+                                      "(1 flit/cycle); at most %g", *p, len, 1.0 / len);
+        return SATURN_OK;
+    }
+    *p = saturn_config_real(cfg, "traffic.flit_rate") / len;
+    return SATURN_OK;
+}
+
+static uint64_t gap(const struct bernoulli *b, struct rng *r)
+{
+    if (b->p >= 1.0)
+        return 1;
+    double u = rng_uniform(r); /* [0, 1) */
+    double g = floor(log1p(-u) / b->log1mp);
+    return g > 1e15 ? (uint64_t)1e15 : 1 + (uint64_t)g;
+}
+
+static void slot_push(struct bernoulli *b, uint32_t s, uint32_t node)
+{
+    if (b->slot_n[s] == b->slot_cap[s]) {
+        uint32_t cap = b->slot_cap[s] ? b->slot_cap[s] * 2 : 8;
+        uint32_t *x = realloc(b->slot[s], cap * sizeof *x);
+        if (!x) {
+            fprintf(stderr, "saturn: out of memory\n");
+            abort();
+        }
+        b->slot[s] = x;
+        b->slot_cap[s] = cap;
+    }
+    b->slot[s][b->slot_n[s]++] = node;
+}
+
+int bernoulli_init(struct bernoulli *b, struct net *n, double p, uint32_t len)
+{
+    memset(b, 0, sizeof *b);
+    b->p = p;
+    b->log1mp = p < 1.0 ? log1p(-p) : 0;
+    b->len = len;
+    b->slot = calloc(BERNOULLI_WHEEL, sizeof *b->slot);
+    b->slot_n = calloc(BERNOULLI_WHEEL, sizeof *b->slot_n);
+    b->slot_cap = calloc(BERNOULLI_WHEEL, sizeof *b->slot_cap);
+    b->next = calloc(n->nnodes, sizeof *b->next);
+    if (!b->slot || !b->slot_n || !b->slot_cap || !b->next)
+        return SATURN_ENOMEM;
+    if (p <= 0)
+        return SATURN_OK;
+    for (uint32_t i = 0; i < n->nnodes; i++) {
+        b->next[i] = n->now + gap(b, &n->nodes[i].rng) - 1;
+        slot_push(b, (uint32_t)(b->next[i] % BERNOULLI_WHEEL), i);
+    }
+    return SATURN_OK;
+}
+
+void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                    bool measured)
+{
+    if (b->p <= 0)
+        return;
+    uint32_t s = (uint32_t)(n->now % BERNOULLI_WHEEL);
+    /* Take the slot's list out, so re-insertions into it are kept apart. */
+    uint32_t *list = b->slot[s], cnt = b->slot_n[s], cap = b->slot_cap[s];
+    b->slot[s] = b->spare;
+    b->slot_cap[s] = b->spare_cap;
+    b->slot_n[s] = 0;
+    for (uint32_t j = 0; j < cnt; j++) {
+        uint32_t i = list[j];
+        if (b->next[i] == n->now) {
+            struct rng *r = &n->nodes[i].rng;
+            uint32_t dst = pattern_dest(pat, i, r);
+            net_packet_new(n, i, dst, b->len, measured);
+            b->generated_flits += b->len;
+            b->next[i] += gap(b, r);
+        }
+        slot_push(b, (uint32_t)(b->next[i] % BERNOULLI_WHEEL), i);
+    }
+    b->spare = list;
+    b->spare_cap = cap;
+}
+
+void bernoulli_free(struct bernoulli *b)
+{
+    if (b->slot)
+        for (uint32_t s = 0; s < BERNOULLI_WHEEL; s++)
+            free(b->slot[s]);
+    free(b->slot);
+    free(b->slot_n);
+    free(b->slot_cap);
+    free(b->next);
+    free(b->spare);
+    memset(b, 0, sizeof *b);
+}

@@ -1,0 +1,38 @@
+/* When packets are born: a Bernoulli process per node (a packet with
+ * probability p every cycle), sampled as geometric gaps so that the cost
+ * is per packet, not per node and cycle. */
+#ifndef SATURN_PROCESS_H
+#define SATURN_PROCESS_H
+
+#include <stdint.h>
+
+#include "net/net.h"
+#include "traffic/pattern.h"
+
+struct bernoulli {
+    double p;            /* packets per node per cycle */
+    double log1mp;       /* log(1 - p) */
+    uint32_t len;        /* flits per packet */
+    uint64_t *next;      /* next birth of each node */
+    uint32_t **slot;     /* calendar: node ids by next birth mod W */
+    uint32_t *slot_n, *slot_cap;
+    uint32_t *spare;
+    uint32_t spare_cap;
+    uint64_t generated_flits;
+};
+
+#define BERNOULLI_WHEEL 1024
+
+int bernoulli_init(struct bernoulli *b, struct net *n, double p, uint32_t len);
+/* Births due this cycle (n->now): new packets, destinations from pat. */
+void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                    bool measured);
+void bernoulli_free(struct bernoulli *b);
+
+/* traffic.flit_rate / traffic.packet_rate as packets per node per cycle. */
+int traffic_packet_rate(const struct saturn_config *cfg, double *p,
+                        struct saturn_error *err);
+
+extern const struct saturn_param traffic_params[];
+
+#endif
