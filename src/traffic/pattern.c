@@ -108,7 +108,9 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
             dest += (uint32_t)x * t->stride[d];
         }
         /* Mesh: reject offsets that leave the mesh; each destination has
-         * exactly one offset, so the accepted ones are uniform. */
+         * exactly one offset, so the accepted ones are uniform. Expected
+         * tries: noffsets / (destinations of src), large only when l is
+         * near the radius (e.g. a central node with a single destination). */
         if (inside)
             return at_router(p, src, dest);
     }

@@ -1,0 +1,174 @@
+/* Engine invariants under load: conservation, credits in range, every
+ * packet delivered once, in order, to its destination; the deadlock
+ * watchdog; determinism. */
+#include <stdio.h>
+#include <string.h>
+
+#include "experiment/sim.h"
+#include "support.h"
+
+static struct saturn_results run_ok(const char *const *kv)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    if (saturn_run(c, &r, &err) != SATURN_OK)
+        fail_msg("%s", err.msg);
+    saturn_config_free(c);
+    return r;
+}
+
+/* A saturated collective with the per-cycle audit on, in every mode: the
+ * audit checks conservation and credits each cycle, the sinks check
+ * destination, order and uniqueness, and the run ends only when every
+ * packet has arrived. */
+static void audit_every_mode_under_load(void **state)
+{
+    (void)state;
+    const char *const modes[][8] = {
+        {"router.switching=wormhole", NULL},
+        {"router.switching=vct", "router.buf_flits=8", NULL},
+        {"router.switching=unlimited", "router.buf_flits=0", NULL},
+        {"router.out_buf_flits=4", "router.speedup=2", NULL},
+        {"router.out_buf_flits=8", "router.switching=vct", "router.xbar_delay=2", NULL},
+        {"router.route_delay=2", "router.credit_delay=3", "router.link_latency=2", "router.buf_flits=3", NULL},
+        {"network.topology=mesh", "router.vcs=1", "router.buf_flits=2", NULL},
+        {"routing.dateline=cumulative", "routing.tie=random", "traffic.pattern=torn", NULL},
+    };
+    for (size_t m = 0; m < sizeof modes / sizeof modes[0]; m++) {
+        const char *kv[16] = {"network.k=6", "sim.workload=collective", "collective.packets=6",
+                              "sim.check_invariants=true", "traffic.pattern=uniform"};
+        int i = 5;
+        for (int j = 0; modes[m][j]; j++)
+            kv[i++] = modes[m][j];
+        kv[i] = NULL;
+        struct saturn_results r = run_ok(kv);
+        assert_int_equal(r.measured_delivered, 36 * 6);
+        assert_int_equal(r.packet_latency.count, 36 * 6);
+        assert_true(r.duration > 0);
+        saturn_results_free(&r);
+    }
+}
+
+/* Steady overload with the audit on (queues grow; nothing is lost). */
+static void audit_steady_overload(void **state)
+{
+    (void)state;
+    struct saturn_results r = run_ok((const char *const[]){
+        "network.k=5", "traffic.flit_rate=0.9", "steady.warmup=300", "steady.measure=600",
+        "steady.drain_max=300", "sim.check_invariants=true", NULL});
+    assert_true(r.saturated);
+    assert_true(r.accepted < r.offered);
+    saturn_results_free(&r);
+}
+
+static void same_seed_same_result(void **state)
+{
+    (void)state;
+    const char *const kv[] = {"network.k=6", "traffic.flit_rate=0.3", "steady.warmup=500",
+                              "steady.measure=2000", "sim.seed=7", "traffic.pattern=randperm", NULL};
+    struct saturn_results a = run_ok(kv), b = run_ok(kv);
+    assert_memory_equal(&a.packet_latency, &b.packet_latency, sizeof a.packet_latency);
+    assert_true(a.accepted == b.accepted && a.offered == b.offered && a.hops_mean == b.hops_mean);
+    assert_int_equal(a.cycles, b.cycles);
+    assert_int_equal(a.hist_n, b.hist_n);
+    assert_memory_equal(a.hist, b.hist, a.hist_n * sizeof *a.hist);
+    const char *const kv2[] = {"network.k=6", "traffic.flit_rate=0.3", "steady.warmup=500",
+                               "steady.measure=2000", "sim.seed=8", "traffic.pattern=randperm", NULL};
+    struct saturn_results c = run_ok(kv2);
+    assert_true(c.packet_latency.mean != a.packet_latency.mean);
+    saturn_results_free(&a);
+    saturn_results_free(&b);
+    saturn_results_free(&c);
+}
+
+/* A torus ring without datelines and one VC deadlocks under load; the
+ * watchdog must stop it and name the cycle of waiting VCs. */
+static void watchdog_reports_deadlock(void **state)
+{
+    (void)state;
+    struct saturn_config *c = test_config((const char *const[]){
+        "network.k=8", "network.n=1", "router.vcs=1", "routing.dateline=none",
+        "debug.allow_deadlock=true", "traffic.flit_rate=0.9", "router.buf_flits=2",
+        "sim.watchdog=200", NULL});
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    assert_int_equal(saturn_run(c, &r, &err), SATURN_EDEADLOCK);
+    assert_non_null(strstr(err.msg, "deadlock"));
+    assert_non_null(strstr(err.msg, "wait-for cycle"));
+    assert_non_null(strstr(err.msg, "(closed)"));
+    saturn_config_free(c);
+    /* The same network with its datelines does not deadlock. */
+    struct saturn_results ok = run_ok((const char *const[]){
+        "network.k=8", "network.n=1", "router.vcs=2", "traffic.flit_rate=0.9",
+        "router.buf_flits=2", "sim.watchdog=200", "steady.warmup=1000", "steady.measure=3000",
+        "steady.drain_max=2000", NULL});
+    saturn_results_free(&ok);
+}
+
+/* Without the test-only switch, the deadlock-prone configuration is refused. */
+static void deadlock_prone_config_refused(void **state)
+{
+    (void)state;
+    struct saturn_config *c = test_config((const char *const[]){
+        "network.k=8", "network.n=1", "router.vcs=1", "routing.dateline=none", NULL});
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    assert_int_equal(saturn_run(c, &r, &err), SATURN_EINPUT);
+    assert_non_null(strstr(err.msg, "routing.dateline = none"));
+    saturn_config_free(c);
+}
+
+static void collective_counts_every_packet(void **state)
+{
+    (void)state;
+    struct saturn_results r = run_ok((const char *const[]){
+        "network.k=8", "sim.workload=collective", "collective.packets=10",
+        "traffic.pattern=bitcomp", NULL});
+    assert_int_equal(r.measured_packets, 640);
+    assert_int_equal(r.measured_delivered, 640);
+    /* bit-complement on an 8x8 torus: x -> 7 - x, ring distances 1, 3, 3, 1,
+     * so 2 hops per dimension on average, exactly. */
+    assert_true(r.hops_mean > 3.999 && r.hops_mean < 4.001);
+    /* Lower bound: each node injects 80 flits through a 1 flit/cycle channel. */
+    assert_true(r.duration >= 80);
+    saturn_results_free(&r);
+}
+
+/* The audit is not vacuous: a lost credit or a lost flit is caught. */
+static void audit_catches_corruption(void **state)
+{
+    (void)state;
+    struct saturn_config *c = test_config((const char *const[]){"network.k=4", NULL});
+    struct saturn_error err = {0};
+    struct net n;
+    assert_int_equal(net_create(&n, c, 1, &err), SATURN_OK);
+    net_packet_new(&n, 0, 2, 8, true);
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(net_step(&n), SATURN_OK);
+    assert_true(net_audit(&n));
+    n.ovcs[0].credits--; /* router 0, port +x, vc 0 */
+    assert_false(net_audit(&n));
+    assert_non_null(strstr(n.fail_msg, "credits"));
+    n.ovcs[0].credits++;
+    n.failed = false;
+    n.flits_in_net++;
+    assert_false(net_audit(&n));
+    assert_non_null(strstr(n.fail_msg, "flits"));
+    net_destroy(&n);
+    saturn_config_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(audit_every_mode_under_load),
+        cmocka_unit_test(audit_steady_overload),
+        cmocka_unit_test(same_seed_same_result),
+        cmocka_unit_test(watchdog_reports_deadlock),
+        cmocka_unit_test(deadlock_prone_config_refused),
+        cmocka_unit_test(collective_counts_every_packet),
+        cmocka_unit_test(audit_catches_corruption),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
