@@ -27,6 +27,7 @@ static void bench_open(struct bench *b, const char *const *kv, uint64_t seed)
 static void bench_close(struct bench *b)
 {
     pattern_free(&b->p);
+    topo_free(&b->t);
     saturn_config_free(b->cfg);
 }
 
@@ -43,6 +44,7 @@ static void expect_error(const char *const *kv, const char *key)
     if (!strstr(err.msg, key))
         fail_msg("error does not name %s: %s", key, err.msg);
     pattern_free(&p); /* harmless after a failure */
+    topo_free(&t);
     saturn_config_free(cfg);
 }
 
@@ -136,6 +138,7 @@ static void test_bit_patterns_need_power_of_two(void **state)
     assert_int_equal(pattern_init(&p, cfg, &t, 1, &err), SATURN_EINPUT);
     assert_non_null(strstr(err.msg, "power-of-two"));
     assert_non_null(strstr(err.msg, "36 nodes"));
+    topo_free(&t);
     saturn_config_free(cfg);
 }
 

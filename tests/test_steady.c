@@ -48,6 +48,7 @@ static double saturation(const char *const *base, double *bound)
     struct topo t;
     assert_int_equal(topo_build(&t, c, &err), SATURN_OK);
     *bound = topo_uniform_bound(&t);
+    topo_free(&t);
     struct saturn_curve_summary sum;
     assert_int_equal(saturn_curve(c, NULL, NULL, &sum, &err), SATURN_OK);
     assert_true(sum.saturated_rate > 0); /* the sweep reached saturation */
@@ -88,11 +89,13 @@ static void channel_load_bounds(void **state)
     struct saturn_config *c = test_config((const char *const[]){"network.k=16,4", NULL});
     assert_int_equal(topo_build(&t, c, &err), SATURN_OK);
     assert_true(topo_uniform_bound(&t) > 0.4999 && topo_uniform_bound(&t) < 0.5001); /* 8/16 */
+    topo_free(&t);
     saturn_config_free(c);
     c = test_config((const char *const[]){"network.k=5", "network.topology=mesh", NULL});
     assert_int_equal(topo_build(&t, c, &err), SATURN_OK);
     /* odd k mesh: middle channel carries (k^2 - 1)/(4k) = 1.2, bound 1/1.2 */
     assert_true(topo_uniform_bound(&t) > 0.8333 && topo_uniform_bound(&t) < 0.8334);
+    topo_free(&t);
     saturn_config_free(c);
 }
 

@@ -43,19 +43,17 @@ bool net_audit(struct net *n)
             switch (e->kind) {
             case EV_FLIT:
                 held++;
-                flow[e->target]++;
+                flow[(size_t)e->target * V + e->vc]++;
                 break;
             case EV_OBUF:
             case EV_SINK:
                 held++;
                 break;
-            case EV_CREDIT: {
-                uint32_t gp = e->target / V;
-                flow[(size_t)n->ports[gp].far_in * V + e->target % V]++;
+            case EV_CREDIT:
+                flow[(size_t)n->ports[e->target].far_in * V + e->vc]++;
                 break;
-            }
             case EV_CREDIT_NODE:
-                nodeflow[e->target]++;
+                nodeflow[(size_t)e->target * V + e->vc]++;
                 break;
             }
         }
@@ -151,8 +149,8 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
                     op->far_in / (uint32_t)P);
             else
                 OUT("holds ejection vc %d\n", iv->out_vc);
-        } else if (iv->route.n > 0) {
-            const struct route_cand *c = &iv->route.c[0];
+        } else if (n->iroute[i].route.n > 0) {
+            const struct route_cand *c = &n->iroute[i].route.c[0];
             const struct ovc *o = &n->ovcs[((size_t)r * P + c->port) * V + c->vc_lo];
             OUT("waits for out %s vc %d..%d (vc %d owned by in-vc %d)\n",
                 port_name(n, c->port, b, sizeof b), c->vc_lo, c->vc_hi, c->vc_lo, o->owner);
@@ -176,9 +174,9 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
             if (iv->state == IVC_ACTIVE) {
                 port = iv->out_port;
                 vc = iv->out_vc;
-            } else if (iv->state == IVC_VA && iv->route.n > 0) {
-                port = iv->route.c[0].port;
-                vc = iv->route.c[0].vc_lo;
+            } else if (iv->state == IVC_VA && n->iroute[cur].route.n > 0) {
+                port = n->iroute[cur].route.c[0].port;
+                vc = n->iroute[cur].route.c[0].vc_lo;
             } else {
                 break;
             }
@@ -198,8 +196,9 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
                 uint32_t r = (uint32_t)(cur / ((size_t)P * V));
                 char a[16];
                 OUT(" r%u.%s.vc%zu ->", r, port_name(n, (int)(cur / V % P), a, sizeof a), cur % V);
-                int port = iv->state == IVC_ACTIVE ? iv->out_port : iv->route.c[0].port;
-                int vc = iv->state == IVC_ACTIVE ? iv->out_vc : iv->route.c[0].vc_lo;
+                const struct route_cand *c0 = &n->iroute[cur].route.c[0];
+                int port = iv->state == IVC_ACTIVE ? iv->out_port : c0->port;
+                int vc = iv->state == IVC_ACTIVE ? iv->out_vc : c0->vc_lo;
                 cur = (size_t)n->ports[(size_t)r * P + port].far_in * V + (size_t)vc;
             } while (cur != start && ++k < 16);
             OUT("%s\n", k >= 16 ? " ..." : " (closed)");

@@ -44,7 +44,7 @@ static uint32_t pow2_at_least(uint32_t x)
 
 /* ---- the event wheel ---------------------------------------------------- */
 
-static bool evq_grow(struct evq *q)
+bool net_evq_grow(struct evq *q)
 {
     uint32_t cap = q->cap ? q->cap * 2 : 64;
     struct event *e = realloc(q->e, cap * sizeof *e);
@@ -55,19 +55,6 @@ static bool evq_grow(struct evq *q)
     return true;
 }
 
-void net_push_event(struct net *n, uint64_t when, uint32_t kind,
-                    uint32_t target, flit_t f)
-{
-    struct evq *q = &n->wheel[when & n->wheel_mask];
-    if (q->n == q->cap && !evq_grow(q)) {
-        fprintf(stderr, "saturn: out of memory\n");
-        abort();
-    }
-    struct event *e = &q->e[q->n++];
-    e->target = target;
-    e->kind = kind;
-    e->f = f;
-}
 
 /* ---- growable rings (unlimited buffers, source queues) ------------------ */
 
@@ -141,6 +128,7 @@ static int build_ports(struct net *n)
         for (int p = 0; p < n->P; p++) {
             struct port *pt = &n->ports[(size_t)r * n->P + p];
             pt->cap = n->buf_cap;
+            pt->router = r;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
@@ -171,8 +159,9 @@ static int build_buffers(struct net *n)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
     n->ivcs = calloc(nvc, sizeof *n->ivcs);
+    n->iroute = calloc(nvc, sizeof *n->iroute);
     n->ovcs = calloc(nvc, sizeof *n->ovcs);
-    if (!n->ivcs || !n->ovcs)
+    if (!n->ivcs || !n->iroute || !n->ovcs)
         return SATURN_ENOMEM;
     uint32_t slot = n->buf_cap ? pow2_at_least(n->buf_cap) : 0;
     if (slot) {
@@ -271,8 +260,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->wheel = calloc((size_t)n->wheel_mask + 1, sizeof *n->wheel);
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
+    n->va_scratch = calloc((size_t)n->P * n->V, 8);
+    n->sa_scratch = calloc((size_t)n->P * n->P, 1);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->wheel || !n->router_active || !n->rocc || !n->router_rng)
+    if (!n->wheel || !n->router_active || !n->rocc || !n->router_rng || !n->va_scratch ||
+        !n->sa_scratch)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
@@ -307,6 +299,7 @@ void net_destroy(struct net *n)
     free(n->wheel);
     free(n->slab);
     free(n->ivcs);
+    free(n->iroute);
     free(n->ovcs);
     free(n->ports);
     free(n->nodes);
@@ -316,7 +309,10 @@ void net_destroy(struct net *n)
     free(n->pk_free);
     free(n->router_active);
     free(n->rocc);
+    free(n->va_scratch);
+    free(n->sa_scratch);
     free(n->router_rng);
+    topo_free(&n->topo);
     memset(n, 0, sizeof *n);
 }
 
@@ -432,8 +428,7 @@ static void inject_node(struct net *n, uint32_t i)
         (*cr)--;
     uint32_t r = topo_node_router(&n->topo, i);
     uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
-    net_push_event(n, n->now + n->inject_latency, EV_FLIT,
-                   gp * (uint32_t)n->V + nd->cur_vc, f);
+    net_push_event(n, n->now + n->inject_latency, EV_FLIT, gp, nd->cur_vc, f);
     n->flits_in_net++;
     n->flits_injected++;
     n->last_move = n->now;
@@ -489,44 +484,33 @@ static void deliver_events(struct net *n)
         const struct event *e = &q->e[i];
         switch (e->kind) {
         case EV_FLIT: {
-            struct ivc *iv = &n->ivcs[e->target];
-            uint32_t gp = e->target / V;
-            if (iv->count == iv->mask + 1) {
-                if (n->ports[gp].cap == 0 &&
-                    net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))
-                    ;
-                else {
-                    fail(n, "input buffer overflow at port %u vc %u (credit bug)%.0u",
-                         gp, e->target % V, 0);
-                    break;
-                }
+            struct port *pt = &n->ports[e->target];
+            struct ivc *iv = &n->ivcs[(size_t)e->target * V + e->vc];
+            if (iv->count == iv->mask + 1 &&
+                (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
+                fail(n, "input buffer overflow at port %u vc %u (credit bug)%.0u",
+                     e->target, e->vc, 0);
+                break;
             }
             iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
-            struct port *pt = &n->ports[gp];
-            pt->nonempty |= 1ULL << (e->target % V);
-            uint32_t r = gp / (uint32_t)n->P;
+            pt->nonempty |= 1ULL << e->vc;
+            uint32_t r = pt->router;
             n->rocc[r]++;
             n->router_active[r >> 6] |= 1ULL << (r & 63);
             break;
         }
         case EV_OBUF: {
-            struct ovc *o = &n->ovcs[e->target];
+            struct ovc *o = &n->ovcs[(size_t)e->target * V + e->vc];
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
-            n->ports[e->target / V].ob_nonempty |= 1ULL << (e->target % V);
+            n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
             break;
         }
-        case EV_CREDIT: {
-            struct ovc *o = &n->ovcs[e->target];
-            uint32_t gp = e->target / V;
-            if (++o->credits > (int32_t)n->ports[n->ports[gp].far_in].cap)
-                fail(n, "credit overflow at output port %u vc %u%.0u", gp,
-                     e->target % V, 0);
+        case EV_CREDIT:
+            /* Range checked by the audit (sim.check_invariants). */
+            n->ovcs[(size_t)e->target * V + e->vc].credits++;
             break;
-        }
         case EV_CREDIT_NODE:
-            if (++n->inj_credits[e->target] > (int32_t)n->buf_cap)
-                fail(n, "injection credit overflow at node %u vc %u%.0u",
-                     e->target / V, e->target % V, 0);
+            n->inj_credits[(size_t)e->target * V + e->vc]++;
             break;
         case EV_SINK:
             sink_flit(n, e->target, e->f);

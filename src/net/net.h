@@ -50,12 +50,17 @@ struct packet {
 
 enum ivc_state { IVC_IDLE, IVC_ROUTING, IVC_VA, IVC_ACTIVE };
 
+/* An input VC: the fields every cycle touches (24 bytes). */
 struct ivc {
     flit_t *buf;        /* ring, capacity mask + 1 */
     uint32_t head, count, mask;
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
+};
+
+/* An input VC's routing state, touched once per packet. */
+struct ivc_route {
     uint64_t ready;     /* routing done */
     struct route_result route;
 };
@@ -74,10 +79,12 @@ enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
 struct port {
     uint64_t nonempty;  /* input VCs holding flits */
+    uint64_t active;    /* input VCs holding an output VC (IVC_ACTIVE) */
     uint64_t ob_nonempty; /* output VCs with flits in their output buffer */
     uint32_t far_in;    /* output side: global input port downstream */
     uint32_t up;        /* input side: global output port upstream, or the node */
     uint32_t cap;       /* input side: flits per VC, 0 = unlimited */
+    uint32_t router;    /* the router this port belongs to */
     uint16_t latency;   /* output side: link latency */
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
@@ -95,9 +102,12 @@ struct node {
 
 enum ev_kind { EV_FLIT, EV_OBUF, EV_CREDIT, EV_CREDIT_NODE, EV_SINK };
 
+/* target: a global port (EV_FLIT: input side; EV_OBUF, EV_CREDIT: output
+ * side) or a node (EV_CREDIT_NODE, EV_SINK); vc: the VC at that port. */
 struct event {
     uint32_t target;
-    uint32_t kind;
+    uint16_t vc;
+    uint16_t kind;
     flit_t f;
 };
 
@@ -122,6 +132,7 @@ struct net {
 
     struct port *ports;     /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
+    struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */
     flit_t *slab;
 
@@ -139,6 +150,8 @@ struct net {
     uint32_t wheel_mask;
 
     uint64_t *router_active; /* bitmap */
+    void *va_scratch;        /* router_step's requests: P * V entries */
+    uint8_t *sa_scratch;     /* router_step's switch requests: P * P */
     uint32_t *rocc;          /* flits held by each router */
     struct rng *router_rng;
 

@@ -2,10 +2,27 @@
 #ifndef SATURN_NET_INTERNAL_H
 #define SATURN_NET_INTERNAL_H
 
+#include <stdio.h>
+#include <stdlib.h>
+
 #include "net/net.h"
 
-void net_push_event(struct net *n, uint64_t when, uint32_t kind,
-                    uint32_t target, flit_t f);
+bool net_evq_grow(struct evq *q);
+
+static inline void net_push_event(struct net *n, uint64_t when, uint32_t kind,
+                                  uint32_t target, uint32_t vc, flit_t f)
+{
+    struct evq *q = &n->wheel[when & n->wheel_mask];
+    if (__builtin_expect(q->n == q->cap, 0) && !net_evq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    struct event *e = &q->e[q->n++];
+    e->target = target;
+    e->vc = (uint16_t)vc;
+    e->kind = (uint16_t)kind;
+    e->f = f;
+}
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
 void router_step(struct net *n, uint32_t r);
 

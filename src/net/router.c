@@ -20,6 +20,7 @@ struct va_req {
     uint8_t vc;
     uint8_t done;
 };
+_Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
 
 static inline int32_t out_room(const struct net *n, const struct port *op,
                                const struct ovc *o)
@@ -33,13 +34,13 @@ static inline int32_t out_room(const struct net *n, const struct port *op,
 
 /* The output VC this head asks for, or false if none is available. */
 static bool va_choose(const struct net *n, const struct port *ports,
-                      const struct ovc *ovcs, const struct ivc *iv,
+                      const struct ovc *ovcs, const struct route_result *route,
                       uint32_t len, int *op, int *ov)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
-    for (int c = 0; c < iv->route.n; c++) {
-        const struct route_cand *rc = &iv->route.c[c];
+    for (int c = 0; c < route->n; c++) {
+        const struct route_cand *rc = &route->c[c];
         int best = -1;
         int32_t best_room = -1;
         for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
@@ -67,12 +68,9 @@ static void credit_upstream(struct net *n, uint32_t gp, int v)
     if (in->cap == 0)
         return; /* unlimited buffer: nobody counts its slots */
     flit_t none = {0, 0, 0};
-    if (in->kind == PORT_LOCAL)
-        net_push_event(n, n->now + n->credit_delay, EV_CREDIT_NODE,
-                       in->up * (uint32_t)n->V + (uint32_t)v, none);
-    else
-        net_push_event(n, n->now + n->credit_delay, EV_CREDIT,
-                       in->up * (uint32_t)n->V + (uint32_t)v, none);
+    net_push_event(n, n->now + n->credit_delay,
+                   in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up,
+                   (uint32_t)v, none);
 }
 
 /* Move the front flit of input VC (p, v) through the crossbar. */
@@ -92,22 +90,21 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up;
-        net_push_event(n, n->now + n->xbar_delay + n->eject_latency, EV_SINK, node, f);
+        net_push_event(n, n->now + n->xbar_delay + n->eject_latency, EV_SINK, node, 0, f);
         n->rocc[r]--;
     } else if (n->obuf_cap) {
         o->ob_space--;
-        uint32_t target = gop * (uint32_t)V + iv->out_vc;
         if (n->xbar_delay == 0) {
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
         } else {
-            net_push_event(n, n->now + n->xbar_delay, EV_OBUF, target, f);
+            net_push_event(n, n->now + n->xbar_delay, EV_OBUF, gop, iv->out_vc, f);
         }
     } else {
         if (!op->out_unlimited)
             o->credits--;
-        net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT,
-                       op->far_in * (uint32_t)V + iv->out_vc, f);
+        net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_in,
+                       iv->out_vc, f);
         n->rocc[r]--;
         n->flit_hops++;
         if (f.flags & FLIT_HEAD)
@@ -117,6 +114,7 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         iv->state = IVC_IDLE;
+        n->ports[gp].active &= ~(1ULL << v);
     }
 }
 
@@ -147,8 +145,7 @@ static void link_stage(struct net *n, uint32_t r)
             o->ob_space++;
             if (!op->out_unlimited)
                 o->credits--;
-            net_push_event(n, n->now + op->latency, EV_FLIT,
-                           op->far_in * (uint32_t)V + (uint32_t)v, f);
+            net_push_event(n, n->now + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
             n->rocc[r]--;
             n->flit_hops++;
             if (f.flags & FLIT_HEAD)
@@ -168,26 +165,37 @@ static inline bool can_send(const struct net *n, const struct port *ports,
     return out_room(n, op, o) > 0;
 }
 
+/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
+static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
+{
+    return s ? ((m >> s) | (m << (width - s))) & full : m;
+}
+static inline int unrotate(int bit, int s, int width)
+{
+    int x = bit + s;
+    return x >= width ? x - width : x;
+}
+
 void router_step(struct net *n, uint32_t r)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ivc_route *iroute = &n->iroute[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
 
     /* 1. Route heads at the front of idle VCs; VC allocation requests. */
-    struct va_req req[64 * 64];
+    struct va_req *req = n->va_scratch;
     int nreq = 0;
     for (int p = 0; p < P; p++) {
-        uint64_t m = ports[p].nonempty;
+        uint64_t m = ports[p].nonempty & ~ports[p].active;
         while (m) {
             int v = __builtin_ctzll(m);
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
-            if (iv->state == IVC_ACTIVE)
-                continue;
+            struct ivc_route *ir = &iroute[p * V + v];
             flit_t f = iv->buf[iv->head];
             struct packet *pk = &n->pk[f.pid];
             if (iv->state == IVC_IDLE) {
@@ -198,17 +206,17 @@ void router_step(struct net *n, uint32_t r)
                              "front of an idle VC", r, p, v, f.pid);
                     return;
                 }
-                n->rops->route(n->rstate, n, r, p, v, pk, &iv->route);
+                n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
                 iv->state = IVC_ROUTING;
-                iv->ready = now + n->route_delay;
+                ir->ready = now + n->route_delay;
             }
             if (iv->state == IVC_ROUTING) {
-                if (now < iv->ready)
+                if (now < ir->ready)
                     continue;
                 iv->state = IVC_VA;
             }
             int op, ov;
-            if (va_choose(n, ports, ovcs, iv, pk->len, &op, &ov))
+            if (va_choose(n, ports, ovcs, &ir->route, pk->len, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
         }
@@ -231,35 +239,37 @@ void router_step(struct net *n, uint32_t r)
             }
         }
         req[i].done = 1;
-        struct ivc *iv = &ivcs[req[best].lin];
-        o->owner = req[best].lin;
-        o->va_rr = (uint16_t)((req[best].lin + 1) % nlin);
+        unsigned lin = req[best].lin;
+        struct ivc *iv = &ivcs[lin];
+        o->owner = (int32_t)lin;
+        o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
+        ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];
-    uint8_t reqvc[64][64];
+    uint8_t *reqvc = n->sa_scratch; /* [op * P + p] */
     uint8_t touched[64];
     int ntouched = 0;
     uint64_t touched_set = 0;
-    const uint64_t vmask = V == 64 ? ~0ULL : (1ULL << V) - 1;
+    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
+    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
     for (int p = 0; p < P; p++) {
-        uint64_t m = ports[p].nonempty;
+        uint64_t m = ports[p].nonempty & ports[p].active;
         if (!m)
             continue;
         int s = ports[p].sa_in_rr;
-        uint64_t rot = s ? ((m >> s) | (m << (V - s))) & vmask : m;
+        uint64_t rot = rotate_from(m, s, V, vfull);
         int picked = 0;
         uint64_t outs = 0;
         while (rot && picked < n->speedup) {
-            int v = (__builtin_ctzll(rot) + s) % V;
+            int v = unrotate(__builtin_ctzll(rot), s, V);
             rot &= rot - 1;
             const struct ivc *iv = &ivcs[p * V + v];
-            if (iv->state != IVC_ACTIVE || (outs & (1ULL << iv->out_port)) ||
-                !can_send(n, ports, ovcs, iv))
+            if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
                 continue;
             int op = iv->out_port;
             outs |= 1ULL << op;
@@ -269,7 +279,7 @@ void router_step(struct net *n, uint32_t r)
                 omask[op] = 0;
             }
             omask[op] |= 1ULL << p;
-            reqvc[op][p] = (uint8_t)v;
+            reqvc[op * P + p] = (uint8_t)v;
             picked++;
         }
     }
@@ -277,17 +287,15 @@ void router_step(struct net *n, uint32_t r)
     /* 3. Switch allocation, output stage, and traversal. */
     for (int t = 0; t < ntouched; t++) {
         int op = touched[t];
-        uint64_t m = omask[op];
         int s = ports[op].sa_out_rr;
-        uint64_t pm = P == 64 ? ~0ULL : (1ULL << P) - 1;
-        uint64_t rot = s ? ((m >> s) | (m << (P - s))) & pm : m;
+        uint64_t rot = rotate_from(omask[op], s, P, pfull);
         for (int g = 0; g < n->out_speedup && rot; g++) {
-            int p = (__builtin_ctzll(rot) + s) % P;
+            int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
-            int v = reqvc[op][p];
+            int v = reqvc[op * P + p];
             xfer(n, r, p, v);
-            ports[p].sa_in_rr = (uint8_t)((v + 1) % V);
-            ports[op].sa_out_rr = (uint8_t)((p + 1) % P);
+            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
     }
 

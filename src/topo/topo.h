@@ -30,10 +30,12 @@ struct topo {
     int n;
     int k[TOPO_MAX_DIMS];
     uint32_t stride[TOPO_MAX_DIMS];
+    int32_t *coord;    /* routers * n coordinates, so routing divides nothing */
 };
 
 int topo_build(struct topo *t, const struct saturn_config *cfg,
                struct saturn_error *err);
+void topo_free(struct topo *t);
 
 /* The link leaving (router, port): fills the far router and its input
  * port; false if the port has no link. */
@@ -51,7 +53,7 @@ static inline int topo_node_port(const struct topo *t, uint32_t node)
 
 static inline int topo_coord(const struct topo *t, uint32_t id, int d)
 {
-    return (int)((id / t->stride[d]) % (uint32_t)t->k[d]);
+    return t->coord[(size_t)id * (size_t)t->n + (size_t)d];
 }
 void topo_coords(const struct topo *t, uint32_t id, int *c);
 uint32_t topo_id(const struct topo *t, const int *c);

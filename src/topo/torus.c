@@ -42,7 +42,20 @@ int topo_build(struct topo *t, const struct saturn_config *cfg,
     t->routers = t->nodes = (uint32_t)total;
     t->radix = 2 * t->n;
     t->conc = 1;
+    t->coord = malloc((size_t)total * (size_t)t->n * sizeof *t->coord);
+    if (!t->coord)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (topology)");
+    for (uint32_t id = 0; id < t->routers; id++)
+        for (int d = 0; d < t->n; d++)
+            t->coord[(size_t)id * (size_t)t->n + (size_t)d] =
+                (int32_t)((id / t->stride[d]) % (uint32_t)t->k[d]);
     return SATURN_OK;
+}
+
+void topo_free(struct topo *t)
+{
+    free(t->coord);
+    t->coord = NULL;
 }
 
 bool topo_link(const struct topo *t, uint32_t router, int port,
