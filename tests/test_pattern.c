@@ -341,7 +341,7 @@ static void test_distance_torus(void **state)
     const char *far[] = {"network.k=8", "traffic.pattern=distance", "traffic.distance=8", NULL};
     check_distance(far, 8, srcs, 3); /* the diameter: only (4,4) away */
     /* Odd k, a k = 2 dimension (+1 and -1 coincide), unequal sizes. */
-    const uint32_t srcs3[] = {0, 17, 49};
+    const uint32_t srcs3[] = {0, 17, 39};
     const char *mix[] = {"network.k=5,4,2", "network.n=3", "traffic.pattern=distance",
                          "traffic.distance=3", NULL};
     check_distance(mix, 3, srcs3, 3);
