@@ -105,5 +105,10 @@ done
 check config-roundtrip 0 "$bin" config "$tmp/resolved.ini"
 contains config-roundtrip "$tmp/out" "vcs = 5"
 
+# docs/CONFIG.md is the registry as it is (scripts/gen-config-doc.sh regenerates it).
+"$bin" config --list >"$tmp/list"
+if diff <(sed -n '/^```$/,/^```$/p' "$src/docs/CONFIG.md" | sed '1d;$d') "$tmp/list" >/dev/null
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: docs/CONFIG.md is stale (run scripts/gen-config-doc.sh)"; fi
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]
