@@ -159,6 +159,42 @@ static void audit_catches_corruption(void **state)
     saturn_config_free(c);
 }
 
+/* A node takes at most one flit per cycle, whatever the router's speedup. */
+static void ejection_is_one_flit_per_cycle(void **state)
+{
+    (void)state;
+    struct saturn_results r = run_ok((const char *const[]){
+        "network.k=4", "sim.workload=collective", "collective.packets=20", "traffic.pattern=hotspot",
+        "traffic.hotspot_fraction=1", "router.out_buf_flits=16", "router.speedup=4",
+        "sim.check_invariants=true", NULL});
+    /* node 0 receives 15 x 20 x 8 flits, its own packets go to itself too */
+    assert_true(r.duration >= 16 * 20 * 8 - 1);
+    saturn_results_free(&r);
+}
+
+/* Fewer VCs than the dateline scheme's classes (debug only) stays in range. */
+static void too_few_vcs_stays_in_range(void **state)
+{
+    (void)state;
+    struct saturn_results r = run_ok((const char *const[]){
+        "network.k=4", "router.vcs=1", "routing.dateline=cumulative", "debug.allow_deadlock=true",
+        "sim.check_invariants=true", "sim.workload=collective", "collective.packets=1", NULL});
+    saturn_results_free(&r);
+}
+
+/* The watchdog cannot be shorter than the network's own delays. */
+static void watchdog_longer_than_delays(void **state)
+{
+    (void)state;
+    struct saturn_config *c = test_config((const char *const[]){
+        "router.credit_delay=60", "sim.watchdog=50", NULL});
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    assert_int_equal(saturn_run(c, &r, &err), SATURN_EINPUT);
+    assert_non_null(strstr(err.msg, "sim.watchdog = 50"));
+    saturn_config_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -169,6 +205,9 @@ int main(void)
         cmocka_unit_test(deadlock_prone_config_refused),
         cmocka_unit_test(collective_counts_every_packet),
         cmocka_unit_test(audit_catches_corruption),
+        cmocka_unit_test(ejection_is_one_flit_per_cycle),
+        cmocka_unit_test(too_few_vcs_stays_in_range),
+        cmocka_unit_test(watchdog_longer_than_delays),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

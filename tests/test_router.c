@@ -99,6 +99,11 @@ static void zero_load_3d_ring_and_modes(void **state)
                                           "router.speedup=2", "router.xbar_delay=2", NULL});
     check_all_pairs((const char *const[]){"network.k=4", "router.out_buf_flits=8",
                                           "router.switching=vct", "router.route_delay=3", NULL});
+    /* No delay at all on the way out: the node takes the flit in the
+     * cycle it wins the switch. */
+    check_all_pairs((const char *const[]){"network.k=4", "router.eject_latency=0",
+                                          "router.link_latency=5", "router.credit_delay=5",
+                                          NULL});
 }
 
 /* Too small a buffer for the credit round trip slows a packet down by a

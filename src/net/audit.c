@@ -26,9 +26,11 @@ bool net_audit(struct net *n)
     uint64_t held = 0;
     int64_t *flow = calloc(nvc, sizeof *flow);     /* per input VC */
     int64_t *nodeflow = calloc((size_t)n->nnodes * V, sizeof *nodeflow);
-    if (!flow || !nodeflow) {
+    int64_t *xbar = calloc(nvc, sizeof *xbar); /* flits crossing into output buffers */
+    if (!flow || !nodeflow || !xbar) {
         free(flow);
         free(nodeflow);
+        free(xbar);
         return true; /* cannot audit without memory; not a network fault */
     }
     for (size_t i = 0; i < nvc; i++) {
@@ -46,6 +48,9 @@ bool net_audit(struct net *n)
                 flow[(size_t)e->target * V + e->vc]++;
                 break;
             case EV_OBUF:
+                held++;
+                xbar[(size_t)e->target * V + e->vc]++;
+                break;
             case EV_SINK:
                 held++;
                 break;
@@ -85,6 +90,30 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
+    for (size_t i = 0; ok && n->obuf_cap && i < nvc; i++) {
+        const struct ovc *o = &n->ovcs[i];
+        if (n->ports[i / V].kind != PORT_NET)
+            continue;
+        if (o->ob_space < 0 || o->ob_space + (int64_t)o->ob_count + xbar[i] != (int64_t)n->obuf_cap) {
+            snprintf(msg, sizeof msg, "output buffer %zu vc %zu: free %d + held %u + crossing %lld != %u",
+                     i / V, i % V, o->ob_space, o->ob_count, (long long)xbar[i], n->obuf_cap);
+            ok = audit_fail(n, msg);
+        }
+    }
+    /* An output VC's owner is an allocated input VC of the same router
+     * that points back at it. */
+    for (size_t i = 0; ok && i < nvc; i++) {
+        const struct ovc *o = &n->ovcs[i];
+        if (o->owner < 0)
+            continue;
+        size_t r = i / V / (size_t)n->P;
+        const struct ivc *iv = &n->ivcs[r * (size_t)n->P * V + (size_t)o->owner];
+        if (iv->state != IVC_ACTIVE || iv->out_port != i / V % (size_t)n->P || iv->out_vc != i % V) {
+            snprintf(msg, sizeof msg, "output port %zu vc %zu owned by input VC %d, which does not hold it",
+                     i / V, i % V, o->owner);
+            ok = audit_fail(n, msg);
+        }
+    }
     for (uint32_t nd = 0; ok && n->buf_cap && nd < n->nnodes; nd++) {
         uint32_t r = topo_node_router(&n->topo, nd);
         size_t gp = (size_t)r * n->P + (size_t)topo_node_port(&n->topo, nd);
@@ -100,6 +129,7 @@ bool net_audit(struct net *n)
     }
     free(flow);
     free(nodeflow);
+    free(xbar);
     return ok;
 }
 
@@ -110,6 +140,30 @@ static const char *port_name(const struct net *n, int p, char *buf, size_t size)
     else
         snprintf(buf, size, "%s%d", p % 2 ? "-" : "+", p / 2);
     return buf;
+}
+
+/* The occupied input VC that input VC i waits for, if any: the buffer
+ * behind its allocated output VC, or behind its first routing candidate. */
+static bool wait_target(const struct net *n, size_t i, size_t *next)
+{
+    const int P = n->P, V = n->V;
+    const struct ivc *iv = &n->ivcs[i];
+    uint32_t r = (uint32_t)(i / ((size_t)P * V));
+    int port, vc;
+    if (iv->state == IVC_ACTIVE) {
+        port = iv->out_port;
+        vc = iv->out_vc;
+    } else if (iv->state == IVC_VA && n->iroute[i].route.n > 0) {
+        port = n->iroute[i].route.c[0].port;
+        vc = n->iroute[i].route.c[0].vc_lo;
+    } else {
+        return false;
+    }
+    const struct port *op = &n->ports[(size_t)r * P + port];
+    if (op->kind != PORT_NET)
+        return false;
+    *next = (size_t)op->far_in * V + (size_t)vc;
+    return n->ivcs[*next].count > 0;
 }
 
 /* For each occupied input VC (up to a screenful): what its front flit waits
@@ -149,7 +203,7 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
                     op->far_in / (uint32_t)P);
             else
                 OUT("holds ejection vc %d\n", iv->out_vc);
-        } else if (n->iroute[i].route.n > 0) {
+        } else if (iv->state == IVC_VA && n->iroute[i].route.n > 0) {
             const struct route_cand *c = &n->iroute[i].route.c[0];
             const struct ovc *o = &n->ovcs[((size_t)r * P + c->port) * V + c->vc_lo];
             OUT("waits for out %s vc %d..%d (vc %d owned by in-vc %d)\n",
@@ -160,50 +214,35 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
     }
     if (blocked > lines)
         OUT("  ... and %zu more occupied VCs\n", blocked - lines);
-    /* Follow "waits for the buffer of" edges from the first blocked VC. */
+    /* Follow "waits for the buffer of" edges from the first blocked VC; a
+     * deadlock shows as a chain that comes back to a VC already on it. */
     if (first >= 0) {
-        size_t cur = (size_t)first;
-        char *seen = calloc(nvc, 1);
-        size_t steps = 0;
-        while (seen && !seen[cur] && steps < nvc) {
-            seen[cur] = 1;
-            steps++;
-            const struct ivc *iv = &n->ivcs[cur];
-            uint32_t r = (uint32_t)(cur / ((size_t)P * V));
-            int port, vc;
-            if (iv->state == IVC_ACTIVE) {
-                port = iv->out_port;
-                vc = iv->out_vc;
-            } else if (iv->state == IVC_VA && n->iroute[cur].route.n > 0) {
-                port = n->iroute[cur].route.c[0].port;
-                vc = n->iroute[cur].route.c[0].vc_lo;
-            } else {
+        size_t *chain = malloc(64 * sizeof *chain);
+        size_t len = 0, cur = (size_t)first;
+        long closes_at = -1;
+        while (chain && len < 64) {
+            for (size_t i = 0; i < len && closes_at < 0; i++)
+                if (chain[i] == cur)
+                    closes_at = (long)i;
+            if (closes_at >= 0)
                 break;
-            }
-            const struct port *op = &n->ports[(size_t)r * P + port];
-            if (op->kind != PORT_NET)
-                break;
-            size_t next = (size_t)op->far_in * V + (size_t)vc;
-            if (!n->ivcs[next].count)
+            chain[len++] = cur;
+            size_t next;
+            if (!wait_target(n, cur, &next))
                 break;
             cur = next;
         }
-        if (seen && seen[cur] && steps > 0) {
+        if (closes_at >= 0) {
             OUT("  wait-for cycle:");
-            size_t start = cur, k = 0;
-            do {
-                const struct ivc *iv = &n->ivcs[cur];
-                uint32_t r = (uint32_t)(cur / ((size_t)P * V));
+            for (size_t i = (size_t)closes_at; i < len; i++) {
                 char a[16];
-                OUT(" r%u.%s.vc%zu ->", r, port_name(n, (int)(cur / V % P), a, sizeof a), cur % V);
-                const struct route_cand *c0 = &n->iroute[cur].route.c[0];
-                int port = iv->state == IVC_ACTIVE ? iv->out_port : c0->port;
-                int vc = iv->state == IVC_ACTIVE ? iv->out_vc : c0->vc_lo;
-                cur = (size_t)n->ports[(size_t)r * P + port].far_in * V + (size_t)vc;
-            } while (cur != start && ++k < 16);
-            OUT("%s\n", k >= 16 ? " ..." : " (closed)");
+                size_t c = chain[i];
+                OUT(" r%zu.%s.vc%zu ->", c / ((size_t)P * V),
+                    port_name(n, (int)(c / V % P), a, sizeof a), c % V);
+            }
+            OUT(" (closed)\n");
         }
-        free(seen);
+        free(chain);
     }
 #undef OUT
 }

@@ -253,6 +253,16 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
 #endif
 
     uint32_t maxd = n->xbar_delay + n->link_latency;
+    uint64_t longest = maxd;
+    if (n->route_delay > longest) longest = n->route_delay;
+    if (n->credit_delay > longest) longest = n->credit_delay;
+    if (n->inject_latency > longest) longest = n->inject_latency;
+    if (n->xbar_delay + n->eject_latency > longest) longest = n->xbar_delay + n->eject_latency;
+    if (n->watchdog <= longest)
+        return saturn_config_fail(cfg, "sim.watchdog", err,
+                                  "must exceed the longest delay of the network (%llu cycles), "
+                                  "or every run in flight would look deadlocked",
+                                  (unsigned long long)longest);
     if (n->xbar_delay + n->eject_latency > maxd) maxd = n->xbar_delay + n->eject_latency;
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
@@ -360,22 +370,12 @@ uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
         abort();
     }
     n->queued_packets++;
+    n->queued_flits += len;
     n->node_active[src >> 6] |= 1ULL << (src & 63);
     return pid;
 }
 
-uint64_t net_source_flits(const struct net *n)
-{
-    uint64_t f = 0;
-    for (uint32_t i = 0; i < n->nnodes; i++) {
-        const struct node *nd = &n->nodes[i];
-        for (uint32_t j = 0; j < nd->qcount; j++)
-            f += n->pk[nd->q[(nd->qhead + j) & nd->qmask]].len;
-        if (nd->cur != NET_NONE)
-            f += n->pk[nd->cur].len - nd->cur_seq;
-    }
-    return f;
-}
+uint64_t net_source_flits(const struct net *n) { return n->queued_flits; }
 
 /* The VC a new packet from this node enters its router on: round-robin
  * over the injection VCs that can take it under the switching mode. */
@@ -384,8 +384,9 @@ static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
     struct node *nd = &n->nodes[node];
     int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
-    for (int i = 1; i <= n->V; i++) {
-        int v = (nd->last_vc + i) % n->V;
+    for (int i = 1, v = nd->last_vc; i <= n->V; i++) {
+        if (++v == n->V)
+            v = 0;
         if (n->buf_cap == 0 || cr[v] >= need)
             return v;
     }
@@ -430,6 +431,7 @@ static void inject_node(struct net *n, uint32_t i)
     uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
     net_push_event(n, n->now + n->inject_latency, EV_FLIT, gp, nd->cur_vc, f);
     n->flits_in_net++;
+    n->queued_flits--;
     n->flits_injected++;
     n->last_move = n->now;
     if (++nd->cur_seq == p->len)
@@ -446,14 +448,14 @@ static void fail(struct net *n, const char *fmt, uint32_t a, uint32_t b, uint32_
     }
 }
 
-static void sink_flit(struct net *n, uint32_t node, flit_t f)
+void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 {
-    struct packet *p = &n->pk[f.pid];
-    if (f.pid >= n->pk_cap || !p->alive) {
+    if (f.pid >= n->pk_cap || !n->pk[f.pid].alive) {
         fail(n, "flit of a dead packet %u reached node %u (duplicate delivery?)%.0u",
              f.pid, node, 0);
         return;
     }
+    struct packet *p = &n->pk[f.pid];
     if (p->dst != node)
         fail(n, "packet %u for node %u delivered at node %u", f.pid, p->dst, node);
     if (f.seq != p->rx)
@@ -468,9 +470,9 @@ static void sink_flit(struct net *n, uint32_t node, flit_t f)
             fail(n, "packet %u: tail after %u of %u flits", f.pid, p->rx, p->len);
         n->packets_in_net--;
         n->packets_delivered++;
-        if (n->deliver)
+        if (n->deliver) /* may create packets: p may move */
             n->deliver(n->deliver_user, n, f.pid);
-        p->alive = 0;
+        n->pk[f.pid].alive = 0;
         n->pk_live--;
         n->pk_free[n->pk_nfree++] = f.pid;
     }
@@ -494,6 +496,7 @@ static void deliver_events(struct net *n)
             }
             iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
             pt->nonempty |= 1ULL << e->vc;
+            n->last_move = n->now;
             uint32_t r = pt->router;
             n->rocc[r]++;
             n->router_active[r >> 6] |= 1ULL << (r & 63);
@@ -513,7 +516,7 @@ static void deliver_events(struct net *n)
             n->inj_credits[(size_t)e->target * V + e->vc]++;
             break;
         case EV_SINK:
-            sink_flit(n, e->target, e->f);
+            net_sink_flit(n, e->target, e->f);
             break;
         }
     }

@@ -167,6 +167,7 @@ struct net {
     uint64_t flits_in_net;   /* injected into the channel, not yet at the sink */
     uint64_t packets_in_net; /* head injected, tail not yet delivered */
     uint64_t queued_packets; /* waiting in source queues (not started) */
+    uint64_t queued_flits;   /* flits at sources not yet in the injection channel */
     uint64_t flits_ejected, flits_injected, flit_hops, packets_delivered;
     uint64_t last_move;
     bool check;              /* full invariant audit every cycle */

@@ -25,5 +25,7 @@ static inline void net_push_event(struct net *n, uint64_t when, uint32_t kind,
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
 void router_step(struct net *n, uint32_t r);
+/* A flit reaches its node (checks destination, order, uniqueness). */
+void net_sink_flit(struct net *n, uint32_t node, flit_t f);
 
 #endif

@@ -89,9 +89,12 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     struct port *op = &n->ports[gop];
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
     if (op->kind == PORT_LOCAL) {
-        uint32_t node = op->up;
-        net_push_event(n, n->now + n->xbar_delay + n->eject_latency, EV_SINK, node, 0, f);
+        uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
+        if (delay == 0)
+            net_sink_flit(n, node, f); /* this cycle's events are already spent */
+        else
+            net_push_event(n, n->now + delay, EV_SINK, node, 0, f);
     } else if (n->obuf_cap) {
         o->ob_space--;
         if (n->xbar_delay == 0) {
@@ -128,8 +131,7 @@ static void link_stage(struct net *n, uint32_t r)
         struct port *op = &n->ports[gop];
         if (!op->ob_nonempty)
             continue;
-        for (int i = 0; i < V; i++) {
-            int v = (op->ob_rr + i) % V;
+        for (int i = 0, v = op->ob_rr; i < V; i++, v = v + 1 == V ? 0 : v + 1) {
             if (!(op->ob_nonempty & (1ULL << v)))
                 continue;
             struct ovc *o = &n->ovcs[(size_t)gop * V + v];
@@ -151,7 +153,7 @@ static void link_stage(struct net *n, uint32_t r)
             if (f.flags & FLIT_HEAD)
                 n->pk[f.pid].hops++;
             n->last_move = n->now;
-            op->ob_rr = (uint8_t)((v + 1) % V);
+            op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
     }
@@ -289,7 +291,9 @@ void router_step(struct net *n, uint32_t r)
         int op = touched[t];
         int s = ports[op].sa_out_rr;
         uint64_t rot = rotate_from(omask[op], s, P, pfull);
-        for (int g = 0; g < n->out_speedup && rot; g++) {
+        /* A node takes one flit per cycle whatever the speedup. */
+        int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
+        for (int g = 0; g < grants && rot; g++) {
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
             int v = reqvc[op * P + p];

@@ -82,6 +82,7 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     const struct dor *s = state;
     const struct topo *t = &n->topo;
     uint32_t dst_router = topo_node_router(t, p->dst);
+    uint32_t src_router = topo_node_router(t, p->src);
     out->n = 1;
     if (router == dst_router) {
         out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
@@ -94,13 +95,13 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         if (c != g)
             break;
         if (s->dl == DL_CUMULATIVE) { /* datelines crossed in finished dimensions */
-            int sc = topo_coord(t, p->src, d), h;
+            int sc = topo_coord(t, src_router, d), h;
             int dir = direction(t, p, d, sc, g, &h);
             cls += crossings(sc, h, dir, t->k[d], true);
         }
     }
     int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
-    int sc = topo_coord(t, p->src, d), h, k = t->k[d];
+    int sc = topo_coord(t, src_router, d), h, k = t->k[d];
     int dir = direction(t, p, d, sc, g, &h);
     /* hops already taken in dimension d */
     int done = dir > 0 ? ((c - sc) % k + k) % k : ((sc - c) % k + k) % k;
@@ -108,6 +109,8 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
     else if (s->dl == DL_CUMULATIVE)
         cls += crossings(sc, done + 1, dir, t->k[d], true);
+    if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
+        cls = s->classes - 1;
     int lo, hi;
     vc_range(s->classes, n->V, cls, &lo, &hi);
     out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
