@@ -270,10 +270,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->wheel = calloc((size_t)n->wheel_mask + 1, sizeof *n->wheel);
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
+    n->rports = calloc(n->topo.routers, sizeof *n->rports);
     n->va_scratch = calloc((size_t)n->P * n->V, 8);
     n->sa_scratch = calloc((size_t)n->P * n->P, 1);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->wheel || !n->router_active || !n->rocc || !n->router_rng || !n->va_scratch ||
+    if (!n->wheel || !n->router_active || !n->rocc || !n->rports || !n->router_rng || !n->va_scratch ||
         !n->sa_scratch)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
@@ -319,6 +320,7 @@ void net_destroy(struct net *n)
     free(n->pk_free);
     free(n->router_active);
     free(n->rocc);
+    free(n->rports);
     free(n->va_scratch);
     free(n->sa_scratch);
     free(n->router_rng);
@@ -498,6 +500,7 @@ static void deliver_events(struct net *n)
             pt->nonempty |= 1ULL << e->vc;
             n->last_move = n->now;
             uint32_t r = pt->router;
+            n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
             n->rocc[r]++;
             n->router_active[r >> 6] |= 1ULL << (r & 63);
             break;

@@ -62,6 +62,7 @@ struct ivc {
 /* An input VC's routing state, touched once per packet. */
 struct ivc_route {
     uint64_t ready;     /* routing done */
+    uint32_t len;       /* the head's packet length, kept for VC allocation */
     struct route_result route;
 };
 
@@ -153,6 +154,7 @@ struct net {
     void *va_scratch;        /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;     /* router_step's switch requests: P * P */
     uint32_t *rocc;          /* flits held by each router */
+    uint64_t *rports;        /* per router: input ports holding flits */
     struct rng *router_rng;
 
     const struct route_ops *rops;

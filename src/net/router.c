@@ -81,8 +81,8 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
     flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
-    if (--iv->count == 0)
-        n->ports[gp].nonempty &= ~(1ULL << v);
+    if (--iv->count == 0 && !(n->ports[gp].nonempty &= ~(1ULL << v)))
+        n->rports[r] &= ~(1ULL << p);
     credit_upstream(n, gp, v);
 
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
@@ -191,16 +191,17 @@ void router_step(struct net *n, uint32_t r)
     /* 1. Route heads at the front of idle VCs; VC allocation requests. */
     struct va_req *req = n->va_scratch;
     int nreq = 0;
-    for (int p = 0; p < P; p++) {
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
         while (m) {
             int v = __builtin_ctzll(m);
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            flit_t f = iv->buf[iv->head];
-            struct packet *pk = &n->pk[f.pid];
             if (iv->state == IVC_IDLE) {
+                flit_t f = iv->buf[iv->head];
+                struct packet *pk = &n->pk[f.pid];
                 if (!(f.flags & FLIT_HEAD)) {
                     n->failed = true;
                     snprintf(n->fail_msg, sizeof n->fail_msg,
@@ -211,6 +212,7 @@ void router_step(struct net *n, uint32_t r)
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
+                ir->len = pk->len;
             }
             if (iv->state == IVC_ROUTING) {
                 if (now < ir->ready)
@@ -218,7 +220,7 @@ void router_step(struct net *n, uint32_t r)
                 iv->state = IVC_VA;
             }
             int op, ov;
-            if (va_choose(n, ports, ovcs, &ir->route, pk->len, &op, &ov))
+            if (va_choose(n, ports, ovcs, &ir->route, ir->len, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
         }
@@ -259,7 +261,8 @@ void router_step(struct net *n, uint32_t r)
     uint64_t touched_set = 0;
     const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
     const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
-    for (int p = 0; p < P; p++) {
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ports[p].active;
         if (!m)
             continue;
