@@ -38,6 +38,12 @@ struct saturn_results {
     double backlog_growth;      /* flits added to source queues + network in the window,
                                    as a fraction of flits offered in it */
 
+    /* ramp: the critical load ratio, the smoothed offered load (flits/node/cycle)
+     * at which smoothed throughput first falls ramp.drop % below it; 0: never */
+    double critical_load;
+    double critical_nominal;     /* the nominal ramp load at that point */
+    uint64_t critical_cycle;
+
     /* collective */
     uint64_t collective_packets; /* per node */
     uint64_t duration;           /* cycle of the last delivery (start is cycle 0) */
@@ -47,6 +53,12 @@ struct saturn_results {
     double hops_mean;
     double inflight_mean;        /* packets in the network, mean over the window */
     double source_queue_mean;    /* packets waiting in source queues per node */
+
+    /* mobility and entropy (paper 000), over the window (steady) or run */
+    double mobility_mean;        /* Ra = sum Na / sum Nv */
+    double valid_per_router;     /* mean Nv / routers */
+    double entropy_mean;         /* mean packet entropy E over complete windows (-1: none) */
+    double throttled_mean;       /* mean fraction of nodes with their gate shut */
 
     size_t hist_n;               /* packet latency histogram */
     struct saturn_bucket *hist;

@@ -36,6 +36,28 @@ int saturn_sim_run(struct saturn_sim *s, struct saturn_results *res,
                    struct saturn_error *err);
 void saturn_sim_free(struct saturn_sim *s);
 
+/* Time series: one row per interval of a run (the curves of paper 000's
+ * Figs. 8-11). Rates and ratios are over the interval; counts are at its
+ * last cycle. */
+struct saturn_series_row {
+    uint64_t cycle;         /* last cycle of the interval */
+    uint64_t inflight;      /* packets in the network (head injected, tail not delivered) */
+    uint64_t queued;        /* packets waiting at their sources */
+    double valid_per_router; /* Nv / routers (paper 000's %ba / 100), interval mean */
+    double mobility;        /* Ra = sum Na / sum Nv over the interval (1 when Nv = 0) */
+    double throttled;       /* fraction of nodes whose injection gate is shut, mean */
+    double accepted;        /* flits/node/cycle delivered */
+    double offered;         /* flits/node/cycle generated */
+    double latency;         /* mean latency of the packets delivered (0: none) */
+    double entropy;         /* packet entropy E of the last complete window (-1: none yet) */
+    /* ramp workload only (-1 otherwise): nominal offered load at the end of
+     * the interval, and moving averages over ramp.smooth intervals */
+    double nominal, smoothed_offered, smoothed_accepted, smoothed_latency;
+};
+typedef void (*saturn_series_fn)(void *user, const struct saturn_series_row *row);
+void saturn_sim_set_series(struct saturn_sim *s, uint64_t interval, saturn_series_fn fn,
+                           void *user);
+
 /* create + run + free. */
 int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,
                struct saturn_error *err);

@@ -14,6 +14,7 @@ struct cli_args {
     struct saturn_config *cfg;
     const char *json_path;
     const char *csv_path;
+    const char *series_path;
     bool quiet;
     bool help;
 };
@@ -21,6 +22,14 @@ struct cli_args {
 /* [FILE.ini] [key=value ...] [--json PATH] [--csv PATH] [-q]. Returns 0 or
  * an exit code after printing the error. */
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv);
+/* A CSV file written through a temporary name and renamed when complete. */
+struct cli_csv {
+    char *path, *tmp;
+    FILE *f;
+};
+int cli_csv_open(struct cli_csv *c, const char *path, const char *header);
+int cli_csv_commit(struct cli_csv *c); /* 0, or an exit code after printing */
+void cli_csv_abort(struct cli_csv *c);
 void cli_free(struct cli_args *a);
 /* Prints err and maps its code to an exit code. */
 int cli_fail(const struct saturn_error *err);

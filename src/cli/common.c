@@ -1,3 +1,4 @@
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,12 +22,13 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
-        } else if (!strcmp(w, "--json") || (allow_csv && !strcmp(w, "--csv"))) {
+        } else if (!strcmp(w, "--json") || !strcmp(w, "--series") ||
+                   (allow_csv && !strcmp(w, "--csv"))) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "saturn: error: %s needs a PATH\n", w);
                 return EXIT_BAD_INPUT;
             }
-            *(w[2] == 'j' ? &a->json_path : &a->csv_path) = argv[++i];
+            *(w[2] == 'j' ? &a->json_path : w[2] == 's' ? &a->series_path : &a->csv_path) = argv[++i];
         } else if (w[0] == '-') {
             fprintf(stderr, "saturn: error: unknown option '%s' (saturn %s --help)\n", w, argv[0]);
             return EXIT_BAD_INPUT;
@@ -45,7 +47,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         return cli_fail(&err);
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
-        if (!strcmp(w, "--json") || !strcmp(w, "--csv")) {
+        if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series")) {
             i++;
             continue;
         }
@@ -56,6 +58,63 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
 }
 
 void cli_free(struct cli_args *a) { saturn_config_free(a->cfg); }
+
+int cli_csv_open(struct cli_csv *c, const char *path, const char *header)
+{
+    memset(c, 0, sizeof *c);
+    size_t n = strlen(path) + 16;
+    c->path = strdup(path);
+    c->tmp = malloc(n);
+    if (!c->path || !c->tmp) {
+        cli_csv_abort(c);
+        return 1;
+    }
+    snprintf(c->tmp, n, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(c->tmp);
+    if (fd < 0 || !(c->f = fdopen(fd, "w"))) {
+        fprintf(stderr, "saturn: error: %s: cannot write: %s\n", path, strerror(errno));
+        if (fd >= 0) {
+            close(fd);
+            unlink(c->tmp);
+        }
+        free(c->path);
+        free(c->tmp);
+        memset(c, 0, sizeof *c);
+        return EXIT_BAD_INPUT;
+    }
+    fputs(header, c->f);
+    return 0;
+}
+
+int cli_csv_commit(struct cli_csv *c)
+{
+    int rc = 0;
+    if (c->f && (fflush(c->f) || ferror(c->f) || fclose(c->f))) {
+        fprintf(stderr, "saturn: error: %s: write failed\n", c->path);
+        unlink(c->tmp);
+        rc = 1;
+    } else if (c->f && rename(c->tmp, c->path)) {
+        fprintf(stderr, "saturn: error: %s: %s\n", c->path, strerror(errno));
+        unlink(c->tmp);
+        rc = EXIT_BAD_INPUT;
+    }
+    c->f = NULL;
+    free(c->path);
+    free(c->tmp);
+    memset(c, 0, sizeof *c);
+    return rc;
+}
+
+void cli_csv_abort(struct cli_csv *c)
+{
+    if (c->f) {
+        fclose(c->f);
+        unlink(c->tmp);
+    }
+    free(c->path);
+    free(c->tmp);
+    memset(c, 0, sizeof *c);
+}
 
 int cli_fail(const struct saturn_error *err)
 {
@@ -138,6 +197,20 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
                 (unsigned long long)r->measure, (unsigned long long)r->cycles);
         fprintf(f, "  %-16s %.4f flits/node/cycle\n", "offered load", r->offered);
         fprintf(f, "  %-16s %.4f flits/node/cycle\n", "accepted load", r->accepted);
+    } else if (!strcmp(r->workload, "ramp")) {
+        fprintf(f, "ramp, seed %llu: load from %g rising %g flits/node/cycle per million cycles, "
+                   "%llu cycles\n\n",
+                (unsigned long long)r->seed, saturn_config_real(c, "ramp.from"),
+                saturn_config_real(c, "ramp.per_million"), (unsigned long long)r->cycles);
+        if (r->critical_load > 0)
+            fprintf(f, "  %-16s %.4f flits/node/cycle (smoothed offered; nominal %.4f; cycle %llu)\n",
+                    "critical load", r->critical_load, r->critical_nominal,
+                    (unsigned long long)r->critical_cycle);
+        else
+            fprintf(f, "  %-16s not reached (throughput kept within %g %% of the offered load)\n",
+                    "critical load", saturn_config_real(c, "ramp.drop"));
+        fprintf(f, "  %-16s %.4f / %.4f flits/node/cycle over the run\n", "offered/accepted",
+                r->offered, r->accepted);
     } else {
         fprintf(f, "collective, seed %llu: %llu packets per node from cycle 0\n\n",
                 (unsigned long long)r->seed, (unsigned long long)r->collective_packets);
@@ -149,6 +222,9 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
     print_latency(f, "network latency", &r->network_latency);
     fprintf(f, "  %-16s %.3f (%llu packets)\n", "hops", r->hops_mean,
             (unsigned long long)r->packet_latency.count);
+    fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %.3f bits, throttled %.1f %%\n",
+            "mobility", r->mobility_mean, r->valid_per_router, r->entropy_mean,
+            100.0 * r->throttled_mean);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
                 "occupancy", r->inflight_mean, r->source_queue_mean);

@@ -14,11 +14,15 @@ extern const struct saturn_param sim_params[];
 extern const struct saturn_param steady_params[];
 extern const struct saturn_param collective_params[];
 extern const struct saturn_param curve_params[];
+extern const struct saturn_param control_params[];
+extern const struct saturn_param entropy_params[];
+extern const struct saturn_param ramp_params[];
 
 static const struct saturn_param *const tables[] = {
     topo_params,   router_params, routing_params, route_dor_params,
     pattern_params, traffic_params, sim_params,
-    steady_params, collective_params, curve_params,
+    control_params, entropy_params,
+    steady_params, collective_params, ramp_params, curve_params,
 };
 
 size_t params_table_count(void) { return sizeof tables / sizeof tables[0]; }

@@ -64,8 +64,10 @@ static inline uint64_t rng_below(struct rng *r, uint64_t n)
 }
 
 /* Stream ids: nodes use [0, N), routers RNG_STREAM_ROUTER + r, set-up
- * draws (random permutations) RNG_STREAM_SETUP. */
+ * draws (random permutations) RNG_STREAM_SETUP, injection control
+ * RNG_STREAM_CONTROL + node. */
 #define RNG_STREAM_ROUTER (1ULL << 40)
 #define RNG_STREAM_SETUP (1ULL << 50)
+#define RNG_STREAM_CONTROL (1ULL << 51)
 
 #endif

@@ -20,6 +20,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
     uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
     s->count_all = true;
+    sim_accumulate(s, true);
     r->workload = "collective";
     r->collective_packets = per;
     for (uint32_t i = 0; i < n->nnodes; i++)

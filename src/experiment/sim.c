@@ -1,4 +1,5 @@
 /* saturn_sim: build, run the configured workload, collect results. */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,17 +8,23 @@
 
 #include "experiment/sim.h"
 
-static const char *const workload_names[] = {"steady", "collective", NULL};
+static const char *const workload_names[] = {"steady", "collective", "ramp", NULL};
 
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
-     "steady (Bernoulli load: warm-up, measure, drain) or collective (N packets per node at cycle 0)"},
+     "steady (Bernoulli load: warm-up, measure, drain), collective (N packets per node at "
+     "cycle 0) or ramp (load rising linearly; critical load ratio)"},
     {"sim.seed", SATURN_PARAM_INT, "1", 0, 4.6e18, NULL,
      "random seed; a seed fixes the result bit for bit"},
     {"sim.watchdog", SATURN_PARAM_INT, "10000", 1, 1e12, NULL,
      "deadlock watchdog: stop when flits are in the network and none moved for this many cycles"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},
+    {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,
+     "cycles per packet-entropy window: E = mean log2(1 + hops made in the window) over the "
+     "packets in the network for the whole window"},
+    {"sim.series_interval", SATURN_PARAM_INT, "1", 1, 1e12, NULL,
+     "cycles per row of the time series (saturn run --series PATH)"},
     {"debug.allow_deadlock", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "test only: accept configurations that can deadlock, to exercise the watchdog"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -36,6 +43,8 @@ static void on_deliver(void *user, struct net *n, uint32_t pid)
     struct saturn_sim *s = user;
     const struct packet *p = &n->pk[pid];
     s->last_delivery = n->now;
+    s->lat_total += (double)(n->now - p->t_gen);
+    s->lat_count++;
     if (!p->measured && !s->count_all)
         return;
     hist_add(&s->lat, n->now - p->t_gen);
@@ -64,6 +73,9 @@ int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
     s->net.deliver_user = s;
     hist_init(&s->lat);
     hist_init(&s->netlat);
+    s->entropy_window = (uint64_t)saturn_config_int(cfg, "sim.entropy_window");
+    s->series_interval = (uint64_t)saturn_config_int(cfg, "sim.series_interval");
+    s->last_entropy = -1;
     *out = s;
     return SATURN_OK;
 }
@@ -84,6 +96,99 @@ void saturn_sim_free(struct saturn_sim *s)
     free(s);
 }
 
+void saturn_sim_set_series(struct saturn_sim *s, uint64_t interval, saturn_series_fn fn,
+                           void *user)
+{
+    s->series = fn;
+    s->series_user = user;
+    s->series_interval = interval ? interval : 1;
+    memset(&s->sa, 0, sizeof s->sa);
+}
+
+void sim_accumulate(struct saturn_sim *s, bool on) { s->acc_on = on; }
+
+/* Packet entropy (paper 000, eqs. 1-2) over the window that ends now:
+ * the packets in the network for the whole window, each contributing
+ * log2(1 + hops its head made in it); the 1 keeps blocked packets finite
+ * (the paper's log2(dP) is -infinity for them). Then a new window opens. */
+static void entropy_window_end(struct saturn_sim *s)
+{
+    struct net *n = &s->net;
+    double sum = 0;
+    uint64_t count = 0;
+    for (uint32_t i = 0; i < n->pk_cap; i++) {
+        struct packet *p = &n->pk[i];
+        if (!p->alive || !p->injected)
+            continue;
+        if (p->marked) {
+            sum += log2(1.0 + (double)(uint16_t)(p->hops - p->hops_mark));
+            count++;
+        }
+        p->marked = 1;
+        p->hops_mark = p->hops;
+    }
+    if (count) {
+        s->last_entropy = sum / (double)count;
+        if (s->acc_on) {
+            s->acc_entropy += s->last_entropy;
+            s->acc_windows++;
+        }
+    }
+}
+
+/* Bookkeeping after the cycle n->now - 1. */
+static void after_cycle(struct saturn_sim *s)
+{
+    struct net *n = &s->net;
+    uint64_t t = n->now - 1;
+    double thr = n->ctl->throttled ? (double)n->ctl->throttled(n->ctl_state) : 0;
+    if (s->acc_on) {
+        s->acc_nv += (double)n->cyc_nv;
+        s->acc_na += (double)n->cyc_na;
+        s->acc_thr += thr;
+        s->acc_cycles++;
+    }
+    if ((t + 1) % s->entropy_window == 0)
+        entropy_window_end(s);
+    if (!s->series && !s->series_decorate)
+        return;
+    struct series_acc *a = &s->sa;
+    a->nv += (double)n->cyc_nv;
+    a->na += (double)n->cyc_na;
+    a->thr += thr;
+    a->cycles++;
+    if ((t + 1) % s->series_interval != 0)
+        return;
+    double nodes = (double)n->nnodes, c = (double)a->cycles;
+    struct saturn_series_row row = {
+        .cycle = t,
+        .inflight = n->packets_in_net,
+        .queued = n->queued_packets,
+        .valid_per_router = a->nv / c / (double)n->topo.routers,
+        .mobility = a->nv > 0 ? a->na / a->nv : 1.0,
+        .throttled = a->thr / c / nodes,
+        .accepted = (double)(n->flits_ejected - a->ejected0) / nodes / c,
+        .offered = (double)(n->flits_generated - a->generated0) / nodes / c,
+        .latency = s->lat_count > a->lat_count0
+                       ? (s->lat_total - a->lat_total0) / (double)(s->lat_count - a->lat_count0)
+                       : 0,
+        .entropy = s->last_entropy,
+        .nominal = -1,
+        .smoothed_offered = -1,
+        .smoothed_accepted = -1,
+        .smoothed_latency = -1,
+    };
+    if (s->series_decorate)
+        s->series_decorate(s, &row);
+    if (s->series)
+        s->series(s->series_user, &row);
+    memset(a, 0, sizeof *a);
+    a->ejected0 = n->flits_ejected;
+    a->generated0 = n->flits_generated;
+    a->lat_total0 = s->lat_total;
+    a->lat_count0 = s->lat_count;
+}
+
 void sim_progress(struct saturn_sim *s, const char *phase)
 {
     if (s->progress && (s->net.now & 0xffff) == 0)
@@ -93,8 +198,10 @@ void sim_progress(struct saturn_sim *s, const char *phase)
 int sim_step(struct saturn_sim *s, struct saturn_error *err)
 {
     int rc = net_step(&s->net);
-    if (rc == SATURN_OK)
+    if (rc == SATURN_OK) {
+        after_cycle(s);
         return rc;
+    }
     if (rc == SATURN_EDEADLOCK) {
         char report[3500];
         net_deadlock_report(&s->net, report, sizeof report);
@@ -116,6 +223,10 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     hist_summary(&s->netlat, &r->network_latency);
     r->hops_mean = s->lat.n ? s->hops_sum / (double)s->lat.n : 0;
     r->hist = hist_buckets(&s->lat, &r->hist_n);
+    r->mobility_mean = s->acc_nv > 0 ? s->acc_na / s->acc_nv : 1.0;
+    r->valid_per_router = s->acc_cycles > 0 ? s->acc_nv / s->acc_cycles / (double)n->topo.routers : 0;
+    r->throttled_mean = s->acc_cycles > 0 ? s->acc_thr / s->acc_cycles / (double)n->nnodes : 0;
+    r->entropy_mean = s->acc_windows ? s->acc_entropy / (double)s->acc_windows : -1;
     r->wall_seconds = sim_clock() - t0;
     r->flit_hops = n->flit_hops;
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
@@ -131,8 +242,10 @@ int saturn_sim_run(struct saturn_sim *s, struct saturn_results *r,
     switch (saturn_config_enum(s->cfg, "sim.workload")) {
     case 0:
         return steady_run(s, r, err);
-    default:
+    case 1:
         return collective_run(s, r, err);
+    default:
+        return ramp_run(s, r, err);
     }
 }
 

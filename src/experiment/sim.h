@@ -19,15 +19,39 @@ struct saturn_sim {
     double hops_sum;
     bool count_all;       /* every packet counts (collective) */
     uint64_t last_delivery;
+
+    /* mobility, entropy and throttling, accumulated while acc_on */
+    bool acc_on;
+    double acc_nv, acc_na, acc_thr, acc_cycles, acc_entropy;
+    uint64_t acc_windows;
+    uint64_t entropy_window;
+    double last_entropy;  /* E of the last complete window, -1 before */
+
+    /* time series; a workload may add its own columns to each row */
+    void (*series_decorate)(struct saturn_sim *s, struct saturn_series_row *row);
+    void *workload_state;
+    saturn_series_fn series;
+    void *series_user;
+    uint64_t series_interval;
+    struct series_acc {
+        double nv, na, thr, lat_total0;
+        uint64_t lat_count0, ejected0, generated0, cycles;
+    } sa;
+    /* latency of every delivered packet, running totals (series, ramp) */
+    double lat_total;
+    uint64_t lat_count;
 };
 
 /* One cycle, with watchdog and invariant failures turned into errors. */
 int sim_step(struct saturn_sim *s, struct saturn_error *err);
 void sim_progress(struct saturn_sim *s, const char *phase);
 void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0);
+/* Start or stop accumulating mobility, entropy and throttling means. */
+void sim_accumulate(struct saturn_sim *s, bool on);
 
 int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
+int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 
 double sim_clock(void);
 

@@ -72,6 +72,7 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                 break;
         }
         bool window = now >= W && now < W + M;
+        sim_accumulate(s, window);
         bernoulli_step(&b, n, &s->pat, window);
         if ((rc = sim_step(s, err)))
             break;

@@ -118,6 +118,13 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "hops_mean", r->hops_mean);
     cJSON_AddNumberToObject(o, "inflight_mean", r->inflight_mean);
     cJSON_AddNumberToObject(o, "source_queue_mean", r->source_queue_mean);
+    cJSON_AddNumberToObject(o, "critical_load", r->critical_load);
+    cJSON_AddNumberToObject(o, "critical_nominal", r->critical_nominal);
+    cJSON_AddNumberToObject(o, "critical_cycle", (double)r->critical_cycle);
+    cJSON_AddNumberToObject(o, "mobility_mean", r->mobility_mean);
+    cJSON_AddNumberToObject(o, "valid_per_router", r->valid_per_router);
+    cJSON_AddNumberToObject(o, "entropy_mean", r->entropy_mean);
+    cJSON_AddNumberToObject(o, "throttled_mean", r->throttled_mean);
     cJSON_AddItemToObject(o, "hist", hist_json(r));
 }
 

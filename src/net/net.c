@@ -8,6 +8,7 @@
 #include "net/net_internal.h"
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
+static const char *const buffer_sets[] = {"all", "network", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -32,6 +33,8 @@ const struct saturn_param router_params[] = {
      "cycles from a source to its router's injection buffer"},
     {"router.eject_latency", SATURN_PARAM_INT, "1", 0, 100000, NULL,
      "cycles from the router's ejection port to the node"},
+    {"entropy.buffers", SATURN_PARAM_ENUM, "all", 0, 0, buffer_sets,
+     "input VC buffers counted in Nv and Na (mobility ratio): all (network and injection ports) or network"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static uint32_t pow2_at_least(uint32_t x)
@@ -271,10 +274,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
+    n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
+    n->rna = calloc(n->topo.routers, sizeof *n->rna);
+    n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
     n->va_scratch = calloc((size_t)n->P * n->V, 8);
     n->sa_scratch = calloc((size_t)n->P * n->P, 1);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->wheel || !n->router_active || !n->rocc || !n->rports || !n->router_rng || !n->va_scratch ||
+    if (!n->wheel || !n->router_active || !n->rocc || !n->rports || !n->rnv || !n->rna ||
+        !n->rstamp || !n->router_rng || !n->va_scratch ||
         !n->sa_scratch)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
@@ -284,16 +291,29 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_error_set(err, SATURN_ENOMEM,
                                 "out of memory building the network");
 
+    n->mob_ports = 0;
+    for (int p = 0; p < n->P; p++)
+        if (p < n->topo.radix || saturn_config_enum(cfg, "entropy.buffers") == 0)
+            n->mob_ports |= 1ULL << p;
+
     n->rops = route_find(saturn_config_str(cfg, "routing.algorithm"));
     if (!n->rops)
         return saturn_config_fail(cfg, "routing.algorithm", err, "no such routing policy");
-    return n->rops->init(&n->rstate, cfg, n, err);
+    rc = n->rops->init(&n->rstate, cfg, n, err);
+    if (rc)
+        return rc;
+    n->ctl = ctl_find(saturn_config_str(cfg, "control.model"));
+    if (!n->ctl)
+        return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
+    return n->ctl->init ? n->ctl->init(&n->ctl_state, cfg, n, err) : SATURN_OK;
 }
 
 void net_destroy(struct net *n)
 {
     if (n->rops && n->rops->free)
         n->rops->free(n->rstate);
+    if (n->ctl && n->ctl->free)
+        n->ctl->free(n->ctl_state);
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
     if (n->ivcs && !n->slab)
         for (size_t i = 0; i < nvc; i++)
@@ -321,6 +341,9 @@ void net_destroy(struct net *n)
     free(n->router_active);
     free(n->rocc);
     free(n->rports);
+    free(n->rnv);
+    free(n->rna);
+    free(n->rstamp);
     free(n->va_scratch);
     free(n->sa_scratch);
     free(n->router_rng);
@@ -373,6 +396,7 @@ uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
     }
     n->queued_packets++;
     n->queued_flits += len;
+    n->flits_generated += len;
     n->node_active[src >> 6] |= 1ULL << (src & 63);
     return pid;
 }
@@ -403,7 +427,7 @@ static void inject_node(struct net *n, uint32_t i)
             n->node_active[i >> 6] &= ~(1ULL << (i & 63));
             return;
         }
-        if (n->gate && !n->gate(n->gate_user, n, i))
+        if (n->ctl->may_start && !n->ctl->may_start(n->ctl_state, n, i))
             return;
         uint32_t pid = nd->q[nd->qhead];
         int v = pick_injection_vc(n, i, n->pk[pid].len);
@@ -417,6 +441,7 @@ static void inject_node(struct net *n, uint32_t i)
         nd->cur_seq = 0;
         nd->cur_vc = nd->last_vc = (uint8_t)v;
         n->pk[pid].t_inj = n->now;
+        n->pk[pid].injected = 1;
     }
     int32_t *cr = &n->inj_credits[(size_t)i * n->V + nd->cur_vc];
     if (n->buf_cap && *cr <= 0)
@@ -436,8 +461,11 @@ static void inject_node(struct net *n, uint32_t i)
     n->queued_flits--;
     n->flits_injected++;
     n->last_move = n->now;
-    if (++nd->cur_seq == p->len)
+    if (++nd->cur_seq == p->len) {
         nd->cur = NET_NONE;
+        if (n->ctl->packet_sent)
+            n->ctl->packet_sent(n->ctl_state, n, i);
+    }
 }
 
 /* ---- sinks and event delivery ------------------------------------------- */
@@ -526,20 +554,14 @@ static void deliver_events(struct net *n)
     q->n = 0;
 }
 
+/* One cycle: arrivals, routers, the controller's look, then the sources.
+ * Sources come last so that a gate sees this cycle's network; their flits
+ * land inject_latency >= 1 cycles later, so the order changes no timing. */
 int net_step(struct net *n)
 {
     deliver_events(n);
 
-    const uint32_t nwords = (n->nnodes + 63) / 64;
-    for (uint32_t w = 0; w < nwords; w++) {
-        uint64_t m = n->node_active[w];
-        while (m) {
-            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
-            m &= m - 1;
-            inject_node(n, i);
-        }
-    }
-
+    n->cyc_nv = n->cyc_na = 0;
     const uint32_t rwords = (n->topo.routers + 63) / 64;
     for (uint32_t w = 0; w < rwords; w++) {
         uint64_t m = n->router_active[w];
@@ -549,6 +571,19 @@ int net_step(struct net *n)
             router_step(n, r);
             if (n->rocc[r] == 0)
                 n->router_active[w] &= ~(1ULL << (r & 63));
+        }
+    }
+
+    if (n->ctl->observe)
+        n->ctl->observe(n->ctl_state, n);
+
+    const uint32_t nwords = (n->nnodes + 63) / 64;
+    for (uint32_t w = 0; w < nwords; w++) {
+        uint64_t m = n->node_active[w];
+        while (m) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            inject_node(n, i);
         }
     }
 

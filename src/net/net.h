@@ -19,6 +19,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "control/control.h"
 #include "core/rng.h"
 #include "route/route.h"
 #include "saturn/config.h"
@@ -43,6 +44,9 @@ struct packet {
     uint16_t hops;      /* router-to-router hops of the head */
     uint8_t measured;
     uint8_t alive;
+    uint8_t injected;   /* head has entered the injection channel */
+    uint8_t marked;     /* present at the start of the entropy window */
+    uint16_t hops_mark; /* hops at the start of the entropy window */
     uint32_t route[2];  /* routing policy scratch */
     uint64_t t_gen;     /* generated (enters the source queue) */
     uint64_t t_inj;     /* head enters the injection channel */
@@ -90,6 +94,7 @@ struct port {
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
+    uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
 };
 
 struct node {
@@ -117,8 +122,6 @@ struct evq {
     uint32_t n, cap;
 };
 
-/* May node start a new packet now? NULL: always. */
-typedef bool (*net_gate_fn)(void *user, const struct net *n, uint32_t node);
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
 struct net {
@@ -160,8 +163,16 @@ struct net {
     const struct route_ops *rops;
     void *rstate;
 
-    net_gate_fn gate;
-    void *gate_user;
+    const struct ctl_ops *ctl; /* injection control (src/control) */
+    void *ctl_state;
+
+    /* Mobility (paper 000): per router and cycle, Nv = counted input VC
+     * buffers holding a flit when the router's cycle starts, Na = those of
+     * them that sent a flit in it. Counted buffers: mob_ports. */
+    uint64_t mob_ports;
+    uint32_t *rnv, *rna;
+    uint64_t *rstamp;        /* cycle of rnv/rna + 1; older means 0 */
+    uint64_t cyc_nv, cyc_na; /* sums over routers, current cycle */
     net_deliver_fn deliver;
     void *deliver_user;
 
@@ -171,6 +182,7 @@ struct net {
     uint64_t queued_packets; /* waiting in source queues (not started) */
     uint64_t queued_flits;   /* flits at sources not yet in the injection channel */
     uint64_t flits_ejected, flits_injected, flit_hops, packets_delivered;
+    uint64_t flits_generated;
     uint64_t last_move;
     bool check;              /* full invariant audit every cycle */
     bool failed;

@@ -110,10 +110,13 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
                        iv->out_vc, f);
         n->rocc[r]--;
         n->flit_hops++;
+        op->last_send = n->now + 1;
         if (f.flags & FLIT_HEAD)
             n->pk[f.pid].hops++;
     }
     n->last_move = n->now;
+    if (n->mob_ports & (1ULL << p))
+        n->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         iv->state = IVC_IDLE;
@@ -150,6 +153,7 @@ static void link_stage(struct net *n, uint32_t r)
             net_push_event(n, n->now + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
             n->rocc[r]--;
             n->flit_hops++;
+            op->last_send = n->now + 1;
             if (f.flags & FLIT_HEAD)
                 n->pk[f.pid].hops++;
             n->last_move = n->now;
@@ -187,6 +191,15 @@ void router_step(struct net *n, uint32_t r)
     struct ivc_route *iroute = &n->iroute[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
+
+    /* Mobility: counted buffers holding a flit as the cycle starts. */
+    uint32_t nv = 0;
+    for (uint64_t pm = n->rports[r] & n->mob_ports; pm; pm &= pm - 1)
+        nv += (uint32_t)__builtin_popcountll(ports[__builtin_ctzll(pm)].nonempty);
+    n->rnv[r] = nv;
+    n->rna[r] = 0; /* counted by xfer */
+    n->rstamp[r] = now + 1;
+    n->cyc_nv += nv;
 
     /* 1. Route heads at the front of idle VCs; VC allocation requests. */
     struct va_req *req = n->va_scratch;

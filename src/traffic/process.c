@@ -78,8 +78,8 @@ int bernoulli_init(struct bernoulli *b, struct net *n, double p, uint32_t len)
     return SATURN_OK;
 }
 
-void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pat,
-                    bool measured)
+static void step(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                 bool measured, double accept)
 {
     if (b->p <= 0)
         return;
@@ -93,15 +93,29 @@ void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pa
         uint32_t i = list[j];
         if (b->next[i] == n->now) {
             struct rng *r = &n->nodes[i].rng;
-            uint32_t dst = pattern_dest(pat, i, r);
-            net_packet_new(n, i, dst, b->len, measured);
-            b->generated_flits += b->len;
+            if (accept >= 1.0 || rng_uniform(r) < accept) {
+                uint32_t dst = pattern_dest(pat, i, r);
+                net_packet_new(n, i, dst, b->len, measured);
+                b->generated_flits += b->len;
+            }
             b->next[i] += gap(b, r);
         }
         slot_push(b, (uint32_t)(b->next[i] % BERNOULLI_WHEEL), i);
     }
     b->spare = list;
     b->spare_cap = cap;
+}
+
+void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                    bool measured)
+{
+    step(b, n, pat, measured, 1.0);
+}
+
+void bernoulli_step_thinned(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                            bool measured, double accept)
+{
+    step(b, n, pat, measured, accept);
 }
 
 void bernoulli_free(struct bernoulli *b)

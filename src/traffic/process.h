@@ -27,6 +27,10 @@ int bernoulli_init(struct bernoulli *b, struct net *n, double p, uint32_t len);
 /* Births due this cycle (n->now): new packets, destinations from pat. */
 void bernoulli_step(struct bernoulli *b, struct net *n, const struct pattern *pat,
                     bool measured);
+/* A time-varying rate by thinning: births drawn at rate p are kept with
+ * probability accept (the target rate is accept * p). */
+void bernoulli_step_thinned(struct bernoulli *b, struct net *n, const struct pattern *pat,
+                            bool measured, double accept);
 void bernoulli_free(struct bernoulli *b);
 
 /* traffic.flit_rate / traffic.packet_rate as packets per node per cycle. */

@@ -1,0 +1,40 @@
+/* Injection control: a per-node gate consulted when a node is about to
+ * start a new packet (never in the middle of one). A controller policy
+ * observes the network once per cycle, after the routers have moved their
+ * flits and before the nodes inject, and answers each node's question.
+ *
+ * A new policy is one file defining a struct ctl_ops and a parameter
+ * table, plus one line in src/control/registry.c and one in
+ * src/core/params.c. */
+#ifndef SATURN_CONTROL_H
+#define SATURN_CONTROL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "saturn/config.h"
+
+struct net;
+
+struct ctl_ops {
+    const char *name;
+    /* Checks the configuration (SATURN_EINPUT naming the key) and builds
+     * the state. */
+    int (*init)(void **state, const struct saturn_config *cfg, struct net *n,
+                struct saturn_error *err);
+    /* Once per cycle, after the routers (n->now is the current cycle). */
+    void (*observe)(void *state, struct net *n);
+    /* May this node start a new packet now? */
+    bool (*may_start)(void *state, const struct net *n, uint32_t node);
+    /* The node has just put the tail of a packet into its injection channel. */
+    void (*packet_sent)(void *state, const struct net *n, uint32_t node);
+    /* Nodes whose throttle is on now (for %thr). */
+    uint32_t (*throttled)(const void *state);
+    void (*free)(void *state);
+};
+
+const struct ctl_ops *ctl_find(const char *name);
+
+extern const struct saturn_param control_params[];
+
+#endif

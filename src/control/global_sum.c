@@ -1,0 +1,156 @@
+#include <stdlib.h>
+#include <string.h>
+
+#include "control/global_sum.h"
+#include "net/net.h"
+
+#define IDX(g, d, r) ((size_t)(d) * (g)->routers + (r))
+
+/* Routers that take part in stage d: coordinates 0 in dimensions < d. */
+static bool in_stage(const struct topo *t, uint32_t r, int d)
+{
+    for (int e = 0; e < d; e++)
+        if (topo_coord(t, r, e) != 0)
+            return false;
+    return true;
+}
+
+int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
+{
+    memset(g, 0, sizeof *g);
+    g->mode = mode;
+    g->routers = n->topo.routers;
+    if (mode == GSUM_IDEAL)
+        return SATURN_OK;
+    const struct topo *t = &n->topo;
+    g->stages = t->n;
+    size_t cells = (size_t)g->stages * g->routers;
+    g->parent = malloc(cells * sizeof *g->parent);
+    g->up_port = calloc(cells, 1);
+    g->down_port = calloc(cells, 1);
+    g->slot = calloc(cells, 1);
+    g->in = calloc(cells * 2, sizeof *g->in);
+    g->part = calloc(cells, sizeof *g->part);
+    g->bcast = calloc(cells, sizeof *g->bcast);
+    g->seen = calloc(g->routers, sizeof *g->seen);
+    if (!g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
+        !g->bcast || !g->seen)
+        return SATURN_ENOMEM;
+    for (int d = 0; d < g->stages; d++)
+        for (uint32_t r = 0; r < g->routers; r++) {
+            size_t i = IDX(g, d, r);
+            g->parent[i] = NET_NONE;
+            int c = topo_coord(t, r, d), k = t->k[d], half = k / 2;
+            if (!in_stage(t, r, d) || c == 0)
+                continue;
+            /* positions 1..half go -, the rest + (wrapping to 0) */
+            int up = c <= half ? 2 * d + 1 : 2 * d;
+            uint32_t fr;
+            int fp;
+            if (!topo_link(t, r, up, &fr, &fp))
+                return SATURN_EINPUT; /* a mesh: caller refuses it */
+            g->parent[i] = fr;
+            g->up_port[i] = (uint8_t)up;
+            g->down_port[i] = (uint8_t)fp; /* the parent's port back towards r */
+            g->slot[i] = c <= half ? 0 : 1;
+        }
+    return SATURN_OK;
+}
+
+static struct gsum_pair add(struct gsum_pair a, struct gsum_pair b)
+{
+    return (struct gsum_pair){a.nv + b.nv, a.na + b.na};
+}
+
+/* Was the data link (router, port) free of data flits this cycle? */
+static bool link_free(const struct net *n, uint32_t router, int port)
+{
+    return n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+}
+
+void gsum_step(struct gsum *g, const struct net *n)
+{
+    if (g->mode == GSUM_IDEAL) {
+        g->global = (struct gsum_pair){(int64_t)n->cyc_nv, (int64_t)n->cyc_na};
+        return;
+    }
+    const struct topo *t = &n->topo;
+    const uint64_t stamp = n->now + 1;
+    /* Reduction, dimension by dimension: partial = input + last received. */
+    for (int d = 0; d < g->stages; d++)
+        for (uint32_t r = 0; r < g->routers; r++) {
+            if (!in_stage(t, r, d))
+                continue;
+            struct gsum_pair input;
+            if (d == 0)
+                input = n->rstamp[r] == stamp
+                            ? (struct gsum_pair){n->rnv[r], n->rna[r]}
+                            : (struct gsum_pair){0, 0};
+            else
+                input = g->part[IDX(g, d - 1, r)]; /* r is its line's root */
+            size_t i = IDX(g, d, r);
+            g->part[i] = add(input, add(g->in[2 * i], g->in[2 * i + 1]));
+        }
+    /* Broadcast back: the global root's total, then outwards. */
+    for (int d = g->stages - 1; d >= 0; d--)
+        for (uint32_t r = 0; r < g->routers; r++) {
+            if (!in_stage(t, r, d) || topo_coord(t, r, d) != 0)
+                continue;
+            /* a line root knows what the stage above told it */
+            g->bcast[IDX(g, d, r)] = d == g->stages - 1 ? g->part[IDX(g, d, r)]
+                                                        : g->bcast[IDX(g, d + 1, r)];
+        }
+    for (uint32_t r = 0; r < g->routers; r++)
+        g->seen[r] = g->bcast[IDX(g, 0, r)];
+    /* Registers move one hop for the next cycle (vcc: on free links only).
+     * New values are read from part/bcast of this cycle, written to in[]
+     * and bcast[] of the receivers; a receiver's own bcast for this cycle
+     * was already consumed above, and no router is both sender and
+     * receiver of the same register. */
+    for (int d = 0; d < g->stages; d++)
+        for (uint32_t r = 0; r < g->routers; r++) {
+            size_t i = IDX(g, d, r);
+            uint32_t p = g->parent[i];
+            if (p == NET_NONE)
+                continue;
+            if (g->mode == GSUM_CIRCUIT || link_free(n, r, g->up_port[i]))
+                g->in[2 * IDX(g, d, p) + g->slot[i]] = g->part[i];
+        }
+    /* Broadcast moves outwards: compute from last cycle's values first. */
+    for (int d = 0; d < g->stages; d++) {
+        /* Walk positions by distance from the root so a value moves one hop. */
+        for (uint32_t r = 0; r < g->routers; r++) {
+            size_t i = IDX(g, d, r);
+            uint32_t p = g->parent[i];
+            if (p == NET_NONE)
+                continue;
+            if (g->mode == GSUM_CIRCUIT || link_free(n, p, g->down_port[i]))
+                g->part[i] = g->bcast[IDX(g, d, p)]; /* part[] reused as next bcast */
+            else
+                g->part[i] = g->bcast[i];
+        }
+        for (uint32_t r = 0; r < g->routers; r++) {
+            size_t i = IDX(g, d, r);
+            if (g->parent[i] != NET_NONE)
+                g->bcast[i] = g->part[i];
+        }
+    }
+}
+
+struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
+{
+    return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
+}
+
+void gsum_free(struct gsum *g)
+{
+    free(g->parent);
+    free(g->up_port);
+    free(g->down_port);
+    free(g->slot);
+    free(g->in);
+    free(g->part);
+    free(g->bcast);
+    free(g->seen);
+    memset(g, 0, sizeof *g);
+}

@@ -1,0 +1,51 @@
+/* How routers learn network-wide sums (paper 000, Fig. 1 and section 6.7).
+ *
+ *   ideal    every router sees this cycle's sums.
+ *   circuit  a dedicated reduction/broadcast circuit: values move one hop
+ *            per cycle, reduced along dimension 0 towards coordinate 0, then
+ *            along dimension 1 towards 0, ..., and broadcast back the other
+ *            way. Router r therefore sees router s's value of cycle t at
+ *            t + up(s) + down(r), up(s) = sum_d ringdist(s_d, 0),
+ *            down(r) = sum_d ringdist(0, r_d): up to 2N cycles on an N x N
+ *            torus, as the paper says; 0 for the root's own value.
+ *   vcc      the same registers carried on the data links by cycle
+ *            stealing: a register value crosses a link only in a cycle in
+ *            which no data flit uses that link (the virtual control channel).
+ * Registers keep their last received value (the paper's asynchronous
+ * update). On a ring of k, positions 1..floor(k/2) send towards 0 in the -
+ * direction and the others in the + direction. */
+#ifndef SATURN_GLOBAL_SUM_H
+#define SATURN_GLOBAL_SUM_H
+
+#include <stdint.h>
+
+struct net;
+
+enum gsum_mode { GSUM_IDEAL, GSUM_CIRCUIT, GSUM_VCC };
+
+struct gsum_pair {
+    int64_t nv, na;
+};
+
+struct gsum {
+    enum gsum_mode mode;
+    int stages;
+    uint32_t routers;
+    uint32_t *parent;     /* [stage][router]: next router towards the root, or NONE */
+    uint8_t *up_port;     /* [stage][router]: output port of router towards parent */
+    uint8_t *down_port;   /* [stage][router]: output port of parent towards router */
+    uint8_t *slot;        /* [stage][router]: which input of the parent it feeds */
+    struct gsum_pair *in; /* [stage][router][2]: last received partial sums */
+    struct gsum_pair *part;   /* [stage][router]: this cycle's partial sums */
+    struct gsum_pair *bcast;  /* [stage][router]: last received broadcast */
+    struct gsum_pair *seen;   /* [router]: what the router knows */
+    struct gsum_pair global;  /* ideal */
+};
+
+int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n);
+/* After the routers' cycle: fold in this cycle's Nv/Na and move registers. */
+void gsum_step(struct gsum *g, const struct net *n);
+struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router);
+void gsum_free(struct gsum *g);
+
+#endif
