@@ -6,7 +6,7 @@
  * percent:
  *   base(Rth, Rn)          Nv < Rn Nr: off; else on iff Ra < Rth   (Fig. 2)
  *   hyst(Ron, Roff, Rn)    Nv < Rn Nr: off; off -> on when Ra < Ron;
- *                          on -> off when Ra > Roff                  (Fig. 3)
+ *                          on -> off when Ra >= Roff                 (Fig. 3)
  *   gt.x(tG, Ron, Roff, Rn) hyst, plus a guard time: after a node puts the
  *                          tail of a packet into its injection channel at
  *                          cycle t it may not start another packet before
@@ -16,12 +16,15 @@
  * Ra is taken as 1 when Nv = 0 (nothing waits, nothing is congested).
  * Fig. 3 as printed reads "if on: if Ra < Ron then on; else if Ra > Roff
  * then off", which never changes state; the text (section 6.2: on when
- * Ra < Ron, released when Ra > Roff; Ron = Roff is base) fixes the
- * reading used here. */
+ * Ra < Ron, released when Ra exceeds Roff, and hyst with Ron = Roff is
+ * base) fixes the reading used here. Release at Ra >= Roff (not >) makes
+ * hyst(R, R) exactly base(R) and lets Roff = 100 % release an empty
+ * network (Ra = 1) even with Rn = 0, where "> 100 %" would never fire. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "control/control.h"
+#include "control/entropy.h"
 #include "control/global_sum.h"
 #include "core/rng.h"
 #include "net/net.h"
@@ -47,7 +50,7 @@ const struct saturn_param entropy_params[] = {
     {"entropy.ron", SATURN_PARAM_REAL, "70", 0, 100, NULL,
      "hyst, gt.x, gt.a: throttle on when Ra < Ron (percent)"},
     {"entropy.roff", SATURN_PARAM_REAL, "90", 0, 100, NULL,
-     "hyst, gt.x, gt.a: throttle off when Ra > Roff (percent)"},
+     "hyst, gt.x, gt.a: throttle off when Ra >= Roff (percent)"},
     {"entropy.rn", SATURN_PARAM_REAL, "30", 0, 10000, NULL,
      "forced release: no throttling while Nv < Rn x routers (percent)"},
     {"entropy.tg", SATURN_PARAM_INT, "16", 0, 1000000, NULL,
@@ -125,9 +128,7 @@ bool entropy_next_state(bool on, double nv, double na, double routers, double ro
     if (nv < rn * routers)
         return false;
     double ra = nv > 0 ? na / nv : 1.0;
-    if (on)
-        return !(ra > roff);
-    return ra < ron;
+    return on ? ra < roff : ra < ron;
 }
 
 static void entropy_observe(void *state, struct net *n)
