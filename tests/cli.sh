@@ -96,9 +96,66 @@ contains curve "$tmp/out" "saturation throughput"
 contains curve-csv "$tmp/c.csv" "rate,offered,accepted"
 [ "$(wc -l <"$tmp/c.csv")" -ge 3 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL curve rows"; }
 
-# Every shipped example config is valid and runs.
+# Sweeps: parallel, resumable, the same file at any -j; bad specs write nothing.
+cat >"$tmp/sw.ini" <<'EOF'
+[network]
+k = 4
+[sim]
+workload = collective
+[collective]
+packets = 3
+[sweep]
+router.vcs = 2:3
+traffic.pattern = uniform, transpose
+sim.seed = 1:2
+[sweep buffers]
+router.vcs = 3
+router.buf_flits = 2, 4
+traffic.pattern = uniform, transpose
+[summary]
+baseline = router.vcs=2
+EOF
+nowall() { sed 's/,[^,]*$//' "$1"; } # a CSV without its wall_seconds column
+check sweep-help 0 "$bin" sweep --help
+contains sweep-help "$tmp/out" "[sweep NAME]"
+check sweep 0 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/sw.csv" -j 2 --summary
+contains sweep "$tmp/out" "sweep: 12 points run, 0 skipped"
+contains sweep "$tmp/out" "average best"
+contains sweep-csv "$tmp/sw.csv" "point,router.vcs,traffic.pattern,sim.seed,router.buf_flits,duration,"
+contains sweep-summary "$tmp/sw.summary.csv" "group,kind,pattern,router.vcs,router.buf_flits,n,mean,std,speedup"
+[ "$(wc -l <"$tmp/sw.csv")" = 13 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL sweep rows"; }
+cp "$tmp/sw.csv" "$tmp/full.csv"
+# Resume: the last 2 rows gone and a row cut short, as a kill leaves them.
+head -n -2 "$tmp/full.csv" >"$tmp/sw.csv"
+printf '%s' "$(tail -n 1 "$tmp/full.csv" | cut -c1-6)" >>"$tmp/sw.csv"
+check sweep-resume 0 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/sw.csv" -j 2
+contains sweep-resume "$tmp/out" "sweep: 2 points run, 10 skipped"
+diff <(nowall "$tmp/full.csv") <(nowall "$tmp/sw.csv") >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-resume: the resumed file differs"; }
+check sweep-serial 0 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/serial.csv" -j 1 -q
+diff <(nowall "$tmp/full.csv") <(nowall "$tmp/serial.csv") >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-serial: -j 1 and -j 2 files differ"; }
+check sweep-summarize 0 "$bin" sweep --summarize "$tmp/serial.csv" --baseline router.vcs=2
+contains sweep-summarize "$tmp/out" "individual best"
+printf '[sweep]\nrouter.vcs = 2\n' >"$tmp/other.ini"
+check sweep-different 2 "$bin" sweep "$tmp/other.ini" --csv "$tmp/sw.csv"
+contains sweep-different "$tmp/err" "written by a different sweep"
+printf '[network]\nk = 4\n[sweep]\nrouter.vcs = 2, 3\ntraffic.pattern = uniform, zigzag\n' >"$tmp/swbad.ini"
+check sweep-bad-value 2 "$bin" sweep "$tmp/swbad.ini" --csv "$tmp/y.csv"
+contains sweep-bad-value "$tmp/err" "swbad.ini:5: traffic.pattern = zigzag"
+printf '[network]\nk = 4\n[sweep]\nrouter.vcs = 1:2\n' >"$tmp/swcombo.ini"
+check sweep-bad-combination 2 "$bin" sweep "$tmp/swcombo.ini" --csv "$tmp/y.csv"
+contains sweep-bad-combination "$tmp/err" "swcombo.ini:4: router.vcs = 1: too few VCs"
+[ -e "$tmp/y.csv" ] && { fail=$((fail + 1)); echo "FAIL: a bad sweep spec wrote a CSV"; } || pass=$((pass + 1))
+check sweep-no-csv 2 "$bin" sweep "$tmp/sw.ini"
+contains sweep-no-csv "$tmp/err" "--csv PATH is required"
+
+# Every shipped example config is valid and runs (a sweep spec: every point is checked).
 for f in "$src"/examples/*.ini; do
-    check "example $(basename "$f")" 0 "$bin" run "$f" steady.warmup=100 steady.measure=300 -q
+    case $(basename "$f") in
+    sweep_*) check "example $(basename "$f")" 0 "$bin" sweep "$f" --dry-run -q ;;
+    *) check "example $(basename "$f")" 0 "$bin" run "$f" steady.warmup=100 steady.measure=300 -q ;;
+    esac
 done
 # The resolved configuration loads back.
 "$bin" config "$src/examples/default.ini" router.vcs=5 >"$tmp/resolved.ini"

@@ -42,6 +42,7 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
 
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
+int cmd_sweep(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 
 #endif

@@ -12,6 +12,7 @@ static void usage(FILE *f)
             "commands:\n"
             "  run      run one simulation and print a summary (--json PATH for a record)\n"
             "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
+            "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
             "  config   --list: every parameter; otherwise print the resolved configuration\n\n"
             "Keys are section.name (saturn config --list). Exit codes: 0 success,\n"
             "2 bad input, 3 deadlock (watchdog), 1 anything else.\n"
@@ -38,8 +39,10 @@ int main(int argc, char **argv)
         return cmd_run(argc - 1, argv + 1);
     if (!strcmp(cmd, "curve"))
         return cmd_curve(argc - 1, argv + 1);
+    if (!strcmp(cmd, "sweep"))
+        return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "config"))
         return cmd_config(argc - 1, argv + 1);
-    fprintf(stderr, "saturn: error: unknown command '%s' (run, curve, config; saturn --help)\n", cmd);
+    fprintf(stderr, "saturn: error: unknown command '%s' (run, curve, sweep, config; saturn --help)\n", cmd);
     return EXIT_BAD_INPUT;
 }

@@ -1,0 +1,307 @@
+/* saturn sweep: parameter sweeps on local cores, resumable, with the
+ * best-parameter summary of paper 000. */
+#define _GNU_SOURCE /* asprintf */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/sweep_pool.h"
+#include "saturn/sweep.h"
+
+static const char help_text[] =
+    "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [-q]\n"
+    "       saturn sweep SPEC.ini [key=value ...] --dry-run\n"
+    "       saturn sweep [SPEC.ini] --summarize PATH.csv [summary options]\n"
+    "\n"
+    "Runs every point of a parameter sweep, in parallel on local cores (-j N, default:\n"
+    "every online CPU), appending one CSV row per point as it finishes.\n"
+    "\n"
+    "The spec is an INI file. Ordinary sections are the base configuration. Each\n"
+    "[sweep] or [sweep NAME] section is a grid: every key (in full, section.name) has\n"
+    "a comma-separated list of values; an item from:to or from:to:step is an inclusive\n"
+    "range (integers stay integers); a \"quoted, item\" is one literal value (e.g. a\n"
+    "per-dimension network.k); an indented line without '=' continues the list. A\n"
+    "grid's points are the cartesian product of its keys, the last key varying\n"
+    "fastest; the sweep's points are its grids' points, in file order. A point is the\n"
+    "base, then the command-line key=value overrides, then the grid's values. Every\n"
+    "point is checked (values and combinations) before anything runs: errors name the\n"
+    "file and line, exit code 2, no CSV is written.\n"
+    "\n"
+    "  ; 8x8 torus, a collective of 4 packets per node\n"
+    "  [network]\n"
+    "  k = 8\n"
+    "  [sim]\n"
+    "  workload = collective\n"
+    "  [collective]\n"
+    "  packets = 4\n"
+    "  [sweep vcs]\n"
+    "  router.vcs = 2:4\n"
+    "  traffic.pattern = uniform, transpose, tornado\n"
+    "  sim.seed = 1:5\n"
+    "  [summary]\n"
+    "  metric = duration\n"
+    "  baseline = router.vcs=2\n"
+    "\n"
+    "CSV: point,<every varied key>,duration,accepted,offered,latency_mean,latency_p99,\n"
+    "network_latency_mean,hops_mean,saturated,cycles,wall_seconds. A point's id is its\n"
+    "index in the expansion; a key its grid does not vary has an empty cell.\n"
+    "Resume: when PATH exists, its header must be this sweep's (else exit 2); the\n"
+    "points it holds are skipped and a partial last line (a killed run) is dropped.\n"
+    "When every point is in, the file is rewritten sorted by point: the same spec\n"
+    "gives the same file at any -j and across resumes, but for wall_seconds.\n"
+    "\n"
+    "Summary (--summary after the run, or --summarize on a finished CSV), from the\n"
+    "spec's [summary] section and these options (which win):\n"
+    "  --metric M        a metric column (default duration)\n"
+    "  --better lower|higher  (default: higher for accepted and offered, else lower)\n"
+    "  --across KEY      the key whose values are the patterns (traffic.pattern)\n"
+    "  --group KEY|none  the key naming the model (control.model); not varied: one group\n"
+    "  --seeds KEY|none  rows differing only in it are averaged (sim.seed)\n"
+    "  --baseline K=V[,K=V]  the reference rows (required)\n"
+    "A parameter set is a combination of the other varied keys. Per set and pattern:\n"
+    "mean and sample standard deviation over seeds; speed-up = baseline mean / mean\n"
+    "(mean / baseline mean when higher is better). Per group: the individual best set\n"
+    "of each pattern and the geometric mean of those speed-ups; the average best set,\n"
+    "the largest geometric mean of its speed-ups over every pattern (sets missing a\n"
+    "pattern are skipped). Printed, and written to PATH.summary.csv (PATH without\n"
+    ".csv).\n"
+    "\n"
+    "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
+    "--dry-run (list and check the points, run nothing), -q (no output but errors).\n";
+
+struct sweep_args {
+    const char *spec, *csv, *summarize;
+    int jobs;
+    bool summary, quiet, help, dry_run;
+    const char *overrides[256];
+    int noverrides;
+    const char *opt_name[16], *opt_value[16];
+    int nopts;
+};
+
+static int bad(const char *fmt, const char *a)
+{
+    fprintf(stderr, "saturn: error: ");
+    fprintf(stderr, fmt, a);
+    fprintf(stderr, " (saturn sweep --help)\n");
+    return EXIT_BAD_INPUT;
+}
+
+static int parse_args(int argc, char **argv, struct sweep_args *a)
+{
+    static const char *const sopts[] = {"metric", "better", "across", "group", "seeds", "baseline"};
+    memset(a, 0, sizeof *a);
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    a->jobs = n > 0 ? (int)n : 1;
+    for (int i = 1; i < argc; i++) {
+        const char *w = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
+        bool takes = !strcmp(w, "--csv") || !strcmp(w, "--summarize") || !strcmp(w, "-j") ||
+                     !strcmp(w, "--jobs");
+        int so = -1;
+        for (int k = 0; k < 6 && w[0] == '-' && w[1] == '-'; k++)
+            if (!strcmp(w + 2, sopts[k]))
+                so = k;
+        if ((takes || so >= 0) && !next)
+            return bad("%s needs a value", w);
+        if (!strcmp(w, "--help") || !strcmp(w, "-h")) {
+            a->help = true;
+        } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
+            a->quiet = true;
+        } else if (!strcmp(w, "--summary")) {
+            a->summary = true;
+        } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
+            a->dry_run = true;
+        } else if (!strcmp(w, "--csv")) {
+            a->csv = argv[++i];
+        } else if (!strcmp(w, "--summarize")) {
+            a->summarize = argv[++i];
+        } else if (takes) { /* -j, --jobs */
+            char *end;
+            long j = strtol(argv[++i], &end, 10);
+            if (*end || end == argv[i] || j < 1 || j > 4096)
+                return bad("-j %s: not a number of workers in [1, 4096]", argv[i]);
+            a->jobs = (int)j;
+        } else if (so >= 0) {
+            if (a->nopts == 16)
+                return bad("%s: too many summary options", w);
+            a->opt_name[a->nopts] = sopts[so];
+            a->opt_value[a->nopts++] = argv[++i];
+        } else if (w[0] == '-') {
+            return bad("unknown option '%s'", w);
+        } else if (strchr(w, '=')) {
+            if (a->noverrides == 256)
+                return bad("%s: too many overrides", w);
+            a->overrides[a->noverrides++] = w;
+        } else if (a->spec) {
+            return bad("two specs ('%s' and another); give one, then key=value overrides", w);
+        } else {
+            a->spec = w;
+        }
+    }
+    if (a->help)
+        return 0;
+    if (a->summarize && (a->csv || a->noverrides || a->dry_run))
+        return bad("%s", "--summarize reads a finished CSV: no --csv, overrides or --dry-run");
+    if (!a->summarize && !a->spec)
+        return bad("%s", "no spec: saturn sweep SPEC.ini --csv PATH");
+    if (!a->summarize && !a->csv && !a->dry_run)
+        return bad("%s", "--csv PATH is required (the results go there)");
+    if (a->nopts && !a->summary && !a->summarize)
+        return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
+    return 0;
+}
+
+/* PATH.csv -> PATH.summary.csv */
+static char *summary_path(const char *csv)
+{
+    size_t n = strlen(csv);
+    if (n > 4 && !strcmp(csv + n - 4, ".csv"))
+        n -= 4;
+    char *p = NULL;
+    return asprintf(&p, "%.*s.summary.csv", (int)n, csv) < 0 ? NULL : p;
+}
+
+static int summarize(const char *csv, const struct saturn_summary_opts *o, bool quiet)
+{
+    struct saturn_error err = {0};
+    struct saturn_table *t = NULL;
+    struct saturn_summary *s = NULL;
+    char *text = NULL, *path = summary_path(csv);
+    int rc = saturn_table_read_csv(csv, &t, &err);
+    if (!rc)
+        rc = saturn_summary_compute(t, o, &s, &err);
+    if (!rc && (!path || !(text = saturn_summary_csv(s))))
+        rc = saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
+    if (!rc)
+        rc = saturn_write_file_atomic(path, text, strlen(text), &err);
+    if (!rc && !quiet) {
+        printf("\n");
+        saturn_summary_print(s, stdout);
+        printf("\nsummary written to %s\n", path);
+    }
+    free(text);
+    free(path);
+    saturn_summary_free(s);
+    saturn_table_free(t);
+    return rc ? cli_fail(&err) : 0;
+}
+
+static double now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static void list_points(const struct saturn_sweep *sw)
+{
+    printf("%zu points in %zu grid%s\n    point  grid        values\n", sw->npoints, sw->ngrids,
+           sw->ngrids == 1 ? "" : "s");
+    char label[1024];
+    for (size_t g = 0; g < sw->ngrids; g++)
+        for (size_t p = sw->grids[g].first; p < sw->grids[g].first + sw->grids[g].npoints; p++) {
+            saturn_sweep_point_label(sw, p, label, sizeof label);
+            printf("  %7zu  %-10s  %s\n", p, sw->grids[g].name[0] ? sw->grids[g].name : "-", label);
+        }
+}
+
+/* Checks the points to run, then runs them into the CSV. */
+static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a)
+{
+    struct saturn_error err = {0};
+    bool *done = calloc(sw->npoints, sizeof *done), exists = false;
+    size_t *todo = malloc(sw->npoints * sizeof *todo), ntodo = 0;
+    char *header = saturn_sweep_csv_header(sw);
+    if (!done || !todo || !header) {
+        free(done), free(todo), free(header);
+        return cli_fail(&(struct saturn_error){SATURN_ENOMEM, "out of memory"});
+    }
+    int rc = a->csv && !a->dry_run ? saturn_sweep_csv_scan(sw, a->csv, done, &exists, &err) : SATURN_OK;
+    for (size_t p = 0; p < sw->npoints; p++)
+        if (!done[p])
+            todo[ntodo++] = p;
+    double t0 = now();
+    struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
+                              .csv_path = a->csv, .total = sw->npoints,
+                              .skipped = sw->npoints - ntodo,
+                              .progress = !a->quiet && isatty(STDERR_FILENO)};
+    if (!rc && a->dry_run) {
+        if (!a->quiet)
+            list_points(sw);
+        pool.ntodo = sw->npoints; /* check them all */
+        for (size_t p = 0; p < sw->npoints; p++)
+            todo[p] = p;
+    }
+    if (!rc && (rc = sweep_pool_run(&pool, a->jobs)))
+        err = pool.err;
+    cli_progress_clear();
+    if (!rc && !a->dry_run) {
+        FILE *f = fopen(a->csv, exists ? "a" : "w");
+        if (!f)
+            rc = saturn_error_set(&err, SATURN_EINPUT, "%s: cannot write: %s", a->csv,
+                                  strerror(errno));
+        else if (!exists && (fputs(header, f) < 0 || fflush(f)))
+            rc = saturn_error_set(&err, SATURN_EIO, "%s: cannot write: %s", a->csv,
+                                  strerror(errno));
+        pool.check_only = false;
+        pool.csv = f;
+        if (!rc && !a->quiet)
+            printf("saturn %s sweep %s: %zu points, %zu to run, %zu already in %s\n",
+                   saturn_version(), sw->path, sw->npoints, ntodo, sw->npoints - ntodo, a->csv);
+        fflush(stdout);
+        if (!rc && (rc = sweep_pool_run(&pool, a->jobs)))
+            err = pool.err;
+        if (f && fclose(f) && !rc)
+            rc = saturn_error_set(&err, SATURN_EIO, "%s: cannot write", a->csv);
+        cli_progress_clear();
+        if (!rc)
+            rc = saturn_sweep_csv_sort(a->csv, &err); /* deterministic final file */
+        if (!rc && !a->quiet)
+            printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
+                   sw->npoints - ntodo, now() - t0);
+    }
+    free(done);
+    free(todo);
+    free(header);
+    return rc ? cli_fail(&err) : 0;
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    struct sweep_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc || a.help) {
+        if (a.help)
+            fputs(help_text, stdout);
+        return rc;
+    }
+    struct saturn_error err = {0};
+    struct saturn_sweep *sw = NULL;
+    struct saturn_summary_opts opts;
+    saturn_summary_opts_default(&opts);
+    if (a.spec && (rc = saturn_sweep_load(a.spec, &sw, &err)))
+        return cli_fail(&err);
+    if (sw)
+        opts = sw->summary;
+    for (int i = 0; !rc && i < a.noverrides; i++)
+        rc = saturn_sweep_override(sw, a.overrides[i], &err);
+    for (int i = 0; !rc && i < a.nopts; i++)
+        rc = saturn_summary_opts_set(&opts, a.opt_name[i], a.opt_value[i], NULL, 0, &err);
+    if (!rc && (a.summary || a.summarize) && !opts.baseline[0])
+        rc = saturn_error_set(&err, SATURN_EINPUT,
+                              "the summary needs a baseline: baseline = key=value in the spec's "
+                              "[summary] section, or --baseline key=value");
+    if (rc) {
+        saturn_sweep_free(sw);
+        return cli_fail(&err);
+    }
+    if (a.summarize)
+        rc = summarize(a.summarize, &opts, a.quiet);
+    else if ((rc = run_sweep(sw, &a)) == 0 && a.summary)
+        rc = summarize(a.csv, &opts, a.quiet);
+    saturn_sweep_free(sw);
+    return rc;
+}

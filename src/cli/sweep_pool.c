@@ -1,0 +1,117 @@
+/* Worker threads for saturn sweep. Each takes the next point from a shared
+ * counter, builds its configuration and runs it (the library keeps no
+ * global state); results are appended to the CSV under a mutex, one
+ * fwrite + fflush per row, so that a killed sweep leaves whole rows (but
+ * perhaps a last partial one, which the resume scan drops). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/sweep_pool.h"
+#include "saturn/saturn.h"
+
+struct shared {
+    struct sweep_pool *p;
+    pthread_mutex_t lock;
+    size_t next;
+};
+
+/* Records the first failure (later ones are usually its echoes). */
+static void fail(struct sweep_pool *p, size_t id, const struct saturn_error *err)
+{
+    if (p->err.code)
+        return;
+    char label[512];
+    saturn_sweep_point_label(p->sw, id, label, sizeof label);
+    saturn_error_set(&p->err, err->code, "sweep point %zu (%s): %s", id, label, err->msg);
+}
+
+static int run_point(const struct sweep_pool *p, size_t id, char **row, struct saturn_error *err)
+{
+    struct saturn_config *c = NULL;
+    int rc = saturn_sweep_point_config(p->sw, id, &c, err);
+    if (rc == SATURN_OK && p->check_only) {
+        /* Creating the simulation checks the combination (e.g. enough VCs
+         * for the routing), cheaply, before any output is written. */
+        struct saturn_sim *s = NULL;
+        rc = saturn_sim_create(c, &s, err);
+        saturn_sim_free(s);
+    } else if (rc == SATURN_OK) {
+        struct saturn_results r;
+        memset(&r, 0, sizeof r);
+        rc = saturn_run(c, &r, err);
+        if (rc == SATURN_OK && !(*row = saturn_sweep_csv_row(p->sw, id, &r)))
+            rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        saturn_results_free(&r);
+    }
+    saturn_config_free(c);
+    return rc;
+}
+
+static void *worker(void *arg)
+{
+    struct shared *sh = arg;
+    struct sweep_pool *p = sh->p;
+    for (;;) {
+        pthread_mutex_lock(&sh->lock);
+        bool stop = p->err.code || sh->next == p->ntodo;
+        size_t id = stop ? 0 : p->todo[sh->next++];
+        pthread_mutex_unlock(&sh->lock);
+        if (stop)
+            break;
+        char *row = NULL;
+        struct saturn_error err = {0};
+        int rc = run_point(p, id, &row, &err);
+        pthread_mutex_lock(&sh->lock);
+        if (rc) {
+            fail(p, id, &err);
+        } else if (row) {
+            size_t len = strlen(row);
+            if (fwrite(row, 1, len, p->csv) != len || fflush(p->csv)) {
+                saturn_error_set(&err, SATURN_EIO, "%s: cannot write: %s", p->csv_path,
+                                 strerror(errno));
+                fail(p, id, &err);
+            }
+        }
+        p->finished += rc == SATURN_OK;
+        if (p->progress)
+            fprintf(stderr, "\r  sweep: %s%zu/%zu points (%d worker%s)   ",
+                    p->check_only ? "checked " : "", p->skipped + p->finished, p->total,
+                    p->workers, p->workers == 1 ? "" : "s");
+        pthread_mutex_unlock(&sh->lock);
+        free(row);
+    }
+    return NULL;
+}
+
+int sweep_pool_run(struct sweep_pool *p, int jobs)
+{
+    struct shared sh = {.p = p};
+    p->finished = 0;
+    memset(&p->err, 0, sizeof p->err);
+    if (jobs < 1)
+        jobs = 1;
+    if ((size_t)jobs > p->ntodo)
+        jobs = p->ntodo ? (int)p->ntodo : 1;
+    pthread_t *th = calloc((size_t)jobs, sizeof *th);
+    if (!th || pthread_mutex_init(&sh.lock, NULL)) {
+        free(th);
+        return saturn_error_set(&p->err, SATURN_ENOMEM, "cannot start the workers");
+    }
+    /* The count is fixed before any thread starts: they all print it. */
+    p->workers = jobs;
+    int started = 0;
+    pthread_mutex_lock(&sh.lock);
+    while (started < jobs && pthread_create(&th[started], NULL, worker, &sh) == 0)
+        started++;
+    p->workers = started ? started : 1;
+    pthread_mutex_unlock(&sh.lock);
+    if (started == 0)
+        worker(&sh); /* no threads to be had: do the work here */
+    for (int i = 0; i < started; i++)
+        pthread_join(th[i], NULL);
+    pthread_mutex_destroy(&sh.lock);
+    free(th);
+    return p->err.code;
+}
