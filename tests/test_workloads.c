@@ -1,0 +1,136 @@
+/* The workloads of paper 000: the collective (its duration is a recorded,
+ * deterministic number), the in-flight staircase of Fig. 11b, the ramp
+ * and the time series. */
+#include <stdio.h>
+#include <string.h>
+
+#include "support.h"
+
+/* Paper 000's network (experiments/entropy-throttling/network.ini.part). */
+#define PAPER000 "network.k=32", "router.vcs=3", "router.buf_flits=15", \
+                 "routing.dateline=cumulative", "traffic.packet_length=8", \
+                 "sim.workload=collective", "collective.packets=10"
+
+static struct saturn_results run(const char *const *kv)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    if (saturn_run(c, &r, &err))
+        fail_msg("%s", err.msg);
+    saturn_config_free(c);
+    return r;
+}
+
+/* Recorded values: a change here is a change of the model, to be explained. */
+static void trns_noth_duration_is_recorded(void **state)
+{
+    (void)state;
+    struct saturn_results a = run((const char *const[]){PAPER000, "traffic.pattern=trns",
+                                                        "routing.tie=positive", NULL});
+    assert_int_equal(a.duration, 1367);
+    saturn_results_free(&a);
+    struct saturn_results b = run((const char *const[]){PAPER000, "traffic.pattern=trns",
+                                                        "routing.tie=random", "sim.seed=1", NULL});
+    assert_int_equal(b.duration, 1333);
+    saturn_results_free(&b);
+}
+
+struct staircase {
+    uint64_t last;
+    int steps;
+};
+
+static void count_steps(void *user, const struct saturn_series_row *row)
+{
+    struct staircase *s = user;
+    if (row->cycle <= 220 && row->inflight > s->last + 512)
+        s->steps++;
+    s->last = row->inflight;
+}
+
+static int steps(const char *const *kv)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct saturn_sim *sim;
+    struct saturn_results r;
+    assert_int_equal(saturn_sim_create(c, &sim, &err), SATURN_OK);
+    struct staircase s = {0, 0};
+    saturn_sim_set_series(sim, 1, count_steps, &s);
+    assert_int_equal(saturn_sim_run(sim, &r, &err), SATURN_OK);
+    saturn_results_free(&r);
+    saturn_sim_free(sim);
+    saturn_config_free(c);
+    return s.steps;
+}
+
+/* Fig. 11b: in-flight packets rise by 1024 every 8 cycles; base and hyst
+ * run 4 steps, gt.x(4) 3, gt.x(8) and gt.x(16) 2. */
+static void fig11b_staircase(void **state)
+{
+    (void)state;
+    assert_int_equal(steps((const char *const[]){PAPER000, "traffic.pattern=bcmp",
+                                                 "control.model=base", "entropy.rth=90",
+                                                 "entropy.rn=30", NULL}), 4);
+    assert_int_equal(steps((const char *const[]){PAPER000, "traffic.pattern=bcmp",
+                                                 "control.model=hyst", NULL}), 4);
+    const char *tg[] = {"entropy.tg=4", "entropy.tg=8", "entropy.tg=16"};
+    const int want[] = {3, 2, 2};
+    for (int i = 0; i < 3; i++)
+        assert_int_equal(steps((const char *const[]){PAPER000, "traffic.pattern=bcmp",
+                                                     "control.model=gt.x", tg[i], NULL}),
+                         want[i]);
+}
+
+struct rows {
+    int n;
+    double last_nominal, max_offered_ma;
+};
+
+static void ramp_rows(void *user, const struct saturn_series_row *row)
+{
+    struct rows *r = user;
+    r->n++;
+    r->last_nominal = row->nominal;
+    assert_true(row->smoothed_offered >= 0);
+    if (row->smoothed_offered > r->max_offered_ma)
+        r->max_offered_ma = row->smoothed_offered;
+}
+
+/* A ramp on a small torus: one series row per sample, the nominal load
+ * rising as configured, and a critical point near the steady-state
+ * saturation load (within 25 %: the ramp keeps moving while queues build). */
+static void ramp_finds_the_knee(void **state)
+{
+    (void)state;
+    struct saturn_config *c = test_config((const char *const[]){
+        "network.k=8", "sim.workload=ramp", "ramp.per_million=20", "ramp.to=0.6",
+        "ramp.sample=50", "ramp.smooth=40", NULL});
+    struct saturn_error err = {0};
+    struct saturn_sim *sim;
+    struct saturn_results r;
+    assert_int_equal(saturn_sim_create(c, &sim, &err), SATURN_OK);
+    struct rows rows = {0, 0, 0};
+    saturn_sim_set_series(sim, 1, ramp_rows, &rows);
+    assert_int_equal(saturn_sim_run(sim, &r, &err), SATURN_OK);
+    assert_int_equal(rows.n, 30000 / 50);
+    assert_true(rows.last_nominal > 0.5999 && rows.last_nominal < 0.6001);
+    /* steady state: this network saturates at about 0.41 (saturn curve) */
+    printf("ramp critical load %.4f (nominal %.4f)\n", r.critical_load, r.critical_nominal);
+    assert_true(r.critical_load > 0.41 * 0.75 && r.critical_load < 0.41 * 1.25);
+    assert_true(r.saturated);
+    saturn_results_free(&r);
+    saturn_sim_free(sim);
+    saturn_config_free(c);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(trns_noth_duration_is_recorded),
+        cmocka_unit_test(fig11b_staircase),
+        cmocka_unit_test(ramp_finds_the_knee),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
