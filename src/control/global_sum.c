@@ -33,7 +33,9 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
     g->part = calloc(cells, sizeof *g->part);
     g->bcast = calloc(cells, sizeof *g->bcast);
     g->seen = calloc(g->routers, sizeof *g->seen);
-    if (!g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
+    g->member = malloc(cells * sizeof *g->member);
+    g->nmember = calloc((size_t)g->stages, sizeof *g->nmember);
+    if (!g->member || !g->nmember || !g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
         !g->bcast || !g->seen)
         return SATURN_ENOMEM;
     for (int d = 0; d < g->stages; d++)
@@ -41,7 +43,10 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
             size_t i = IDX(g, d, r);
             g->parent[i] = NET_NONE;
             int c = topo_coord(t, r, d), k = t->k[d], half = k / 2;
-            if (!in_stage(t, r, d) || c == 0)
+            if (!in_stage(t, r, d))
+                continue;
+            g->member[IDX(g, d, g->nmember[d]++)] = r;
+            if (c == 0)
                 continue;
             /* positions 1..half go -, the rest + (wrapping to 0) */
             int up = c <= half ? 2 * d + 1 : 2 * d;
@@ -78,9 +83,8 @@ void gsum_step(struct gsum *g, const struct net *n)
     const uint64_t stamp = n->now + 1;
     /* Reduction, dimension by dimension: partial = input + last received. */
     for (int d = 0; d < g->stages; d++)
-        for (uint32_t r = 0; r < g->routers; r++) {
-            if (!in_stage(t, r, d))
-                continue;
+        for (uint32_t j = 0; j < g->nmember[d]; j++) {
+            uint32_t r = g->member[IDX(g, d, j)];
             struct gsum_pair input;
             if (d == 0)
                 input = n->rstamp[r] == stamp
@@ -93,8 +97,9 @@ void gsum_step(struct gsum *g, const struct net *n)
         }
     /* Broadcast back: the global root's total, then outwards. */
     for (int d = g->stages - 1; d >= 0; d--)
-        for (uint32_t r = 0; r < g->routers; r++) {
-            if (!in_stage(t, r, d) || topo_coord(t, r, d) != 0)
+        for (uint32_t j = 0; j < g->nmember[d]; j++) {
+            uint32_t r = g->member[IDX(g, d, j)];
+            if (topo_coord(t, r, d) != 0)
                 continue;
             /* a line root knows what the stage above told it */
             g->bcast[IDX(g, d, r)] = d == g->stages - 1 ? g->part[IDX(g, d, r)]
@@ -108,7 +113,8 @@ void gsum_step(struct gsum *g, const struct net *n)
      * was already consumed above, and no router is both sender and
      * receiver of the same register. */
     for (int d = 0; d < g->stages; d++)
-        for (uint32_t r = 0; r < g->routers; r++) {
+        for (uint32_t j = 0; j < g->nmember[d]; j++) {
+            uint32_t r = g->member[IDX(g, d, j)];
             size_t i = IDX(g, d, r);
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
@@ -118,8 +124,9 @@ void gsum_step(struct gsum *g, const struct net *n)
         }
     /* Broadcast moves outwards: compute from last cycle's values first. */
     for (int d = 0; d < g->stages; d++) {
-        /* Walk positions by distance from the root so a value moves one hop. */
-        for (uint32_t r = 0; r < g->routers; r++) {
+        /* New values go to part[] first, so a value moves one hop. */
+        for (uint32_t j = 0; j < g->nmember[d]; j++) {
+            uint32_t r = g->member[IDX(g, d, j)];
             size_t i = IDX(g, d, r);
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
@@ -129,8 +136,8 @@ void gsum_step(struct gsum *g, const struct net *n)
             else
                 g->part[i] = g->bcast[i];
         }
-        for (uint32_t r = 0; r < g->routers; r++) {
-            size_t i = IDX(g, d, r);
+        for (uint32_t j = 0; j < g->nmember[d]; j++) {
+            size_t i = IDX(g, d, g->member[IDX(g, d, j)]);
             if (g->parent[i] != NET_NONE)
                 g->bcast[i] = g->part[i];
         }
@@ -144,6 +151,8 @@ struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
 
 void gsum_free(struct gsum *g)
 {
+    free(g->member);
+    free(g->nmember);
     free(g->parent);
     free(g->up_port);
     free(g->down_port);

@@ -31,6 +31,8 @@ struct gsum {
     enum gsum_mode mode;
     int stages;
     uint32_t routers;
+    uint32_t *member;     /* [stage]: the routers of each stage, one list after another */
+    uint32_t *nmember;    /* routers in stage d */
     uint32_t *parent;     /* [stage][router]: next router towards the root, or NONE */
     uint8_t *up_port;     /* [stage][router]: output port of router towards parent */
     uint8_t *down_port;   /* [stage][router]: output port of parent towards router */
