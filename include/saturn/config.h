@@ -77,6 +77,12 @@ int saturn_config_fail(const struct saturn_config *c, const char *key,
                        struct saturn_error *err, const char *fmt, ...)
     __attribute__((format(printf, 4, 5)));
 
+/* Named presets (a paper's model in the engine's knobs), applied before
+ * files and overrides. */
+size_t saturn_preset_count(void);
+const char *saturn_preset_name(size_t i, const char **help);
+int saturn_config_preset(struct saturn_config *c, const char *name, struct saturn_error *err);
+
 /* Iterate the resolved configuration (every parameter, in registry order). */
 const char *saturn_config_value_text(const struct saturn_config *c, size_t i);
 

@@ -52,6 +52,8 @@ struct saturn_results {
     struct saturn_latency network_latency; /* head injected -> tail received */
     double hops_mean;
     double inflight_mean;        /* packets in the network, mean over the window */
+    double little_n;             /* packets in the system (queued + in flight), window mean */
+    double little_lambda_n_tau;  /* generation rate (packets/cycle, all nodes) x mean latency */
     double source_queue_mean;    /* packets waiting in source queues per node */
 
     /* mobility and entropy (paper 000), over the window (steady) or run */

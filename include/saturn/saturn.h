@@ -58,6 +58,26 @@ typedef void (*saturn_series_fn)(void *user, const struct saturn_series_row *row
 void saturn_sim_set_series(struct saturn_sim *s, uint64_t interval, saturn_series_fn fn,
                            void *user);
 
+/* Analytic models (src/experiment/analytic.c). Levitin & Rykalova's
+ * mean-field model of a torus with VCT and unlimited storage, messages of
+ * m flits to destinations exactly l hops away (paper 002, eqs. 1-2): */
+double saturn_levitin_lambda_cr(double l, double m); /* 4 / (l m) */
+double saturn_levitin_latency(double lambda, double l, double m);
+/* Throughput bounds of a configuration, in packets/node/cycle (x packet
+ * length for flits): every bound is a rate no routing or timing can beat. */
+struct saturn_bounds {
+    double mean_hops;       /* of the traffic pattern, exact */
+    double channel_any;     /* average channel load, any routing: channels / (N m mean_hops) */
+    double channel_routing; /* busiest channel under the configured deterministic routing (0: adaptive) */
+    double injection;       /* 1 / m: one flit per cycle into the network */
+    double ejection;        /* 1 / (m x the busiest node's share of arrivals) */
+    double ejection_peak;   /* that share, 1 for permutations and symmetric patterns */
+    double predicted;       /* the smallest bound */
+    const char *binding;    /* which resource gives it */
+};
+int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
+                  struct saturn_error *err);
+
 /* create + run + free. */
 int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,
                struct saturn_error *err);

@@ -15,11 +15,12 @@ struct cli_args {
     const char *json_path;
     const char *csv_path;
     const char *series_path;
+    const char *preset;
     bool quiet;
     bool help;
 };
 
-/* [FILE.ini] [key=value ...] [--json PATH] [--csv PATH] [-q]. Returns 0 or
+/* [--preset NAME] [FILE.ini] [key=value ...] [--json PATH] [--csv PATH] [-q]. Returns 0 or
  * an exit code after printing the error. */
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv);
 /* A CSV file written through a temporary name and renamed when complete. */
@@ -44,5 +45,6 @@ int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_config(int argc, char **argv);
+int cmd_model(int argc, char **argv);
 
 #endif

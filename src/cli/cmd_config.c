@@ -20,12 +20,20 @@ int cmd_config(int argc, char **argv)
         list();
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "--presets")) {
+        const char *help;
+        for (size_t i = 0; i < saturn_preset_count(); i++)
+            printf("%-14s %s\n", saturn_preset_name(i, &help), help);
+        return 0;
+    }
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
     if (a.help)
-        printf("usage: saturn config --list\n"
+        printf("usage: saturn config --list | --presets\n"
                "       saturn config [FILE.ini] [key=value ...]\n\n"
-               "--list prints every parameter: name, type, default, help, allowed values.\n"
+               "--list prints every parameter: name, type, default, help, allowed values;\n"
+               "--presets the named presets (--preset NAME on any command applies one\n"
+               "before the file and the overrides).\n"
                "Otherwise prints the resolved configuration as an INI file (checked\n"
                "key by key; saturn run checks the combination).\n");
     else if (!rc)

@@ -22,6 +22,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (!strcmp(w, "--preset")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "saturn: error: --preset needs a NAME (saturn config --presets)\n");
+                return EXIT_BAD_INPUT;
+            }
+            a->preset = argv[++i];
         } else if (!strcmp(w, "--json") || !strcmp(w, "--series") ||
                    (allow_csv && !strcmp(w, "--csv"))) {
             if (i + 1 >= argc) {
@@ -43,11 +49,14 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
     }
     if (a->help)
         return 0;
+    if (a->preset && saturn_config_preset(a->cfg, a->preset, &err))
+        return cli_fail(&err);
     if (file && saturn_config_load_ini(a->cfg, file, &err))
         return cli_fail(&err);
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
-        if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series")) {
+        if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series") ||
+            !strcmp(w, "--preset")) {
             i++;
             continue;
         }
@@ -228,6 +237,9 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
                 "occupancy", r->inflight_mean, r->source_queue_mean);
+        fprintf(f, "  %-16s N = %.1f packets in the system, lambda n tau = %.1f (ratio %.3f)\n",
+                "Little's law", r->little_n, r->little_lambda_n_tau,
+                r->little_lambda_n_tau > 0 ? r->little_n / r->little_lambda_n_tau : 0);
         if (r->saturated)
             fprintf(f, "  %-16s YES: %s\n", "saturated", r->saturated_why);
         else

@@ -13,7 +13,9 @@ static void usage(FILE *f)
             "  run      run one simulation and print a summary (--json PATH for a record)\n"
             "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
             "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
-            "  config   --list: every parameter; otherwise print the resolved configuration\n\n"
+            "  model    analytic bounds and the mean-field model of a configuration\n"
+            "  config   --list: every parameter, --presets: the presets; otherwise print\n"
+            "           the resolved configuration\n\n"
             "Keys are section.name (saturn config --list). Exit codes: 0 success,\n"
             "2 bad input, 3 deadlock (watchdog), 1 anything else.\n"
             "saturn COMMAND --help explains a command; saturn --version prints the version.\n",
@@ -43,6 +45,8 @@ int main(int argc, char **argv)
         return cmd_sweep(argc - 1, argv + 1);
     if (!strcmp(cmd, "config"))
         return cmd_config(argc - 1, argv + 1);
+    if (!strcmp(cmd, "model"))
+        return cmd_model(argc - 1, argv + 1);
     fprintf(stderr, "saturn: error: unknown command '%s' (run, curve, sweep, config; saturn --help)\n", cmd);
     return EXIT_BAD_INPUT;
 }

@@ -19,8 +19,9 @@
 const struct saturn_param steady_params[] = {
     {"steady.warmup", SATURN_PARAM_INT, "10000", 0, 1e12, NULL,
      "cycles before the measurement window"},
-    {"steady.measure", SATURN_PARAM_INT, "20000", 1, 1e12, NULL,
-     "cycles of the measurement window (packets generated in it are measured)"},
+    {"steady.measure", SATURN_PARAM_INT, "20000", 0, 1e12, NULL,
+     "cycles of the measurement window (packets generated in it are measured); 0 = paper "
+     "002's rule T = 10 x 4 l / lambda (l: mean hops, lambda: packets/node/cycle)"},
     {"steady.drain_max", SATURN_PARAM_INT, "100000", 0, 1e12, NULL,
      "cycles after the window to wait for measured packets; a run that needs more is saturated"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -40,6 +41,15 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
     uint64_t W = (uint64_t)saturn_config_int(s->cfg, "steady.warmup");
     uint64_t M = (uint64_t)saturn_config_int(s->cfg, "steady.measure");
+    if (M == 0) { /* T ~ 10 x 4 l / lambda: about 40 l messages per node in the window */
+        if (p <= 0)
+            return saturn_config_fail(s->cfg, "steady.measure", err,
+                                      "0 (automatic) needs a load above zero");
+        double l = pattern_mean_hops(&s->pat, s->seed);
+        M = (uint64_t)(10.0 * 4.0 * l / p + 0.5);
+        if (M < 1)
+            M = 1;
+    }
     uint64_t D = (uint64_t)saturn_config_int(s->cfg, "steady.drain_max");
     struct bernoulli b;
     if (bernoulli_init(&b, n, p, len)) {
@@ -95,6 +105,11 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     /* slope = sum (t - mid) y / sum (t - mid)^2, the latter M (M^2 - 1) / 12 */
     double md = (double)M, slope = M > 1 ? trend / (md * (md * md - 1) / 12) : 0;
     r->backlog_growth = gen1 > gen0 ? slope * md / (double)(gen1 - gen0) : 0;
+    /* Little's law: packets in the system (queued or in flight) = arrival
+     * rate x time in the system, both over the window */
+    r->little_n = (inflight + queued) / md;
+    r->little_lambda_n_tau = (double)(gen1 - gen0) / len / md * s->lat.sum /
+                             (s->lat.n ? (double)s->lat.n : 1.0);
     if (!r->drained) {
         r->saturated = true;
         snprintf(r->saturated_why, sizeof r->saturated_why,

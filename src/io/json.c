@@ -117,6 +117,8 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddItemToObject(o, "network_latency", latency_json(&r->network_latency));
     cJSON_AddNumberToObject(o, "hops_mean", r->hops_mean);
     cJSON_AddNumberToObject(o, "inflight_mean", r->inflight_mean);
+    cJSON_AddNumberToObject(o, "little_n", r->little_n);
+    cJSON_AddNumberToObject(o, "little_lambda_n_tau", r->little_lambda_n_tau);
     cJSON_AddNumberToObject(o, "source_queue_mean", r->source_queue_mean);
     cJSON_AddNumberToObject(o, "critical_load", r->critical_load);
     cJSON_AddNumberToObject(o, "critical_nominal", r->critical_nominal);

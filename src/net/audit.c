@@ -90,7 +90,7 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    for (size_t i = 0; ok && n->obuf_cap && i < nvc; i++) {
+    for (size_t i = 0; ok && n->obuf_cap && !n->obuf_unlimited && i < nvc; i++) {
         const struct ovc *o = &n->ovcs[i];
         if (n->ports[i / V].kind != PORT_NET)
             continue;

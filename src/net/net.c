@@ -9,6 +9,7 @@
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
 static const char *const buffer_sets[] = {"all", "network", NULL};
+static const char *const output_orders[] = {"flit", "packet", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -16,7 +17,12 @@ const struct saturn_param router_params[] = {
     {"router.buf_flits", SATURN_PARAM_INT, "8", 0, 1 << 20, NULL,
      "flits per input VC buffer; 0 = unlimited"},
     {"router.out_buf_flits", SATURN_PARAM_INT, "0", 0, 1 << 20, NULL,
-     "flits per output VC buffer; 0 = no output buffers"},
+     "flits per output VC buffer; 0 = no output buffers (unless out_buf_unlimited)"},
+    {"router.out_buf_unlimited", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "unbounded output VC buffers (storage buffers: a blocked packet condenses there)"},
+    {"router.output_order", SATURN_PARAM_ENUM, "flit", 0, 0, output_orders,
+     "flit: outputs interleave VCs flit by flit, round-robin; packet: an output (link or "
+     "ejection) carries one packet at a time, the earliest arrived first (ties: lowest packet id)"},
     {"router.switching", SATURN_PARAM_ENUM, "wormhole", 0, 0, switching_names,
      "wormhole | vct (a head advances only if the next buffer takes the whole packet) | unlimited (unbounded buffers)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
@@ -132,6 +138,7 @@ static int build_ports(struct net *n)
             struct port *pt = &n->ports[(size_t)r * n->P + p];
             pt->cap = n->buf_cap;
             pt->router = r;
+            pt->link_hold = -1;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
@@ -189,13 +196,13 @@ static int build_buffers(struct net *n)
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
             o->credits = (int32_t)n->ports[pt->far_in].cap;
-        if (n->obuf_cap && pt->kind == PORT_NET) {
-            uint32_t oslot = pow2_at_least(n->obuf_cap);
+        if (n->obuf_on && pt->kind == PORT_NET) {
+            uint32_t oslot = n->obuf_unlimited ? 16 : pow2_at_least(n->obuf_cap);
             o->ob = malloc(oslot * sizeof *o->ob);
             if (!o->ob)
                 return SATURN_ENOMEM;
             o->ob_mask = oslot - 1;
-            o->ob_space = (int32_t)n->obuf_cap;
+            o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
         }
     }
     return SATURN_OK;
@@ -242,7 +249,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->buf_cap = (uint32_t)saturn_config_int(cfg, "router.buf_flits");
     n->obuf_cap = (uint32_t)saturn_config_int(cfg, "router.out_buf_flits");
     n->speedup = (int)saturn_config_int(cfg, "router.speedup");
-    n->out_speedup = n->obuf_cap ? n->speedup : 1;
+    n->obuf_unlimited = saturn_config_bool(cfg, "router.out_buf_unlimited");
+    n->obuf_on = n->obuf_cap > 0 || n->obuf_unlimited;
+    n->packet_links = saturn_config_enum(cfg, "router.output_order") == 1;
+    if (n->obuf_unlimited && n->obuf_cap)
+        return saturn_config_fail(cfg, "router.out_buf_unlimited", err,
+                                  "router.out_buf_flits = %u bounds the output buffers; "
+                                  "set it to 0 with unlimited ones", n->obuf_cap);
+    n->out_speedup = n->obuf_on ? n->speedup : 1;
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
@@ -535,6 +549,13 @@ static void deliver_events(struct net *n)
         }
         case EV_OBUF: {
             struct ovc *o = &n->ovcs[(size_t)e->target * V + e->vc];
+            if (o->ob_count == o->ob_mask + 1 &&
+                (!n->obuf_unlimited || !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask))) {
+                fail(n, "output buffer overflow at port %u vc %u%.0u", e->target, e->vc, 0);
+                break;
+            }
+            if (e->f.flags & FLIT_HEAD)
+                n->pk[e->f.pid].t_out = n->now;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
             n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
             break;

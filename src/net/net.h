@@ -50,6 +50,7 @@ struct packet {
     uint32_t route[2];  /* routing policy scratch */
     uint64_t t_gen;     /* generated (enters the source queue) */
     uint64_t t_inj;     /* head enters the injection channel */
+    uint64_t t_out;     /* head reached its current output (packet-order arbitration) */
 };
 
 enum ivc_state { IVC_IDLE, IVC_ROUTING, IVC_VA, IVC_ACTIVE };
@@ -95,6 +96,8 @@ struct port {
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
+    int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
+                           input VC (ejection) whose packet holds the output, or -1 */
 };
 
 struct node {
@@ -132,6 +135,9 @@ struct net {
     uint32_t route_delay, xbar_delay, credit_delay;
     uint32_t link_latency, inject_latency, eject_latency;
     uint32_t buf_cap, obuf_cap;
+    bool obuf_on;           /* output buffers present (obuf_cap > 0 or unlimited) */
+    bool obuf_unlimited;
+    bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */
     uint64_t watchdog;
 
     struct port *ports;     /* routers * P */

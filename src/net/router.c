@@ -27,7 +27,7 @@ static inline int32_t out_room(const struct net *n, const struct port *op,
 {
     if (op->kind == PORT_LOCAL)
         return INT32_MAX;
-    if (n->obuf_cap)
+    if (n->obuf_on)
         return o->ob_space;
     return op->out_unlimited ? INT32_MAX : o->credits;
 }
@@ -35,7 +35,7 @@ static inline int32_t out_room(const struct net *n, const struct port *op,
 /* The output VC this head asks for, or false if none is available. */
 static bool va_choose(const struct net *n, const struct port *ports,
                       const struct ovc *ovcs, const struct route_result *route,
-                      uint32_t len, int *op, int *ov)
+                      uint32_t len, int lin, int *op, int *ov)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
@@ -43,7 +43,14 @@ static bool va_choose(const struct net *n, const struct port *ports,
         const struct route_cand *rc = &route->c[c];
         int best = -1;
         int32_t best_room = -1;
-        for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+        int span = rc->vc_hi - rc->vc_lo + 1;
+        /* Where room is unbounded every VC is as good: start the scan at a
+         * VC that depends on the requester, so that heads arriving together
+         * ask for different VCs instead of colliding on the first. */
+        int start = out_room(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo]) == INT32_MAX
+                        ? (lin + lin / V) % span : 0;
+        for (int i = 0; i < span; i++) {
+            int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
             if (o->owner >= 0)
                 continue;
@@ -95,9 +102,18 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
             net_sink_flit(n, node, f); /* this cycle's events are already spent */
         else
             net_push_event(n, n->now + delay, EV_SINK, node, 0, f);
-    } else if (n->obuf_cap) {
-        o->ob_space--;
+    } else if (n->obuf_on) {
+        if (!n->obuf_unlimited)
+            o->ob_space--;
         if (n->xbar_delay == 0) {
+            if (o->ob_count == o->ob_mask + 1 &&
+                !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
+                n->failed = true;
+                snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (output buffer)");
+                return;
+            }
+            if (f.flags & FLIT_HEAD)
+                n->pk[f.pid].t_out = n->now;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
         } else {
@@ -124,8 +140,46 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     }
 }
 
+/* Send the front flit of output VC (port gop, v) onto its link. */
+static void link_send(struct net *n, uint32_t r, struct port *op, uint32_t gop, int v)
+{
+    struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
+    flit_t f = o->ob[o->ob_head];
+    o->ob_head = (o->ob_head + 1) & o->ob_mask;
+    if (--o->ob_count == 0)
+        op->ob_nonempty &= ~(1ULL << v);
+    if (!n->obuf_unlimited)
+        o->ob_space++;
+    if (!op->out_unlimited)
+        o->credits--;
+    net_push_event(n, n->now + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
+    n->rocc[r]--;
+    n->flit_hops++;
+    op->last_send = n->now + 1;
+    if (f.flags & FLIT_HEAD)
+        n->pk[f.pid].hops++;
+    n->last_move = n->now;
+    if (n->packet_links)
+        op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
+}
+
+/* May the front flit of this output VC go on the link now? */
+static bool link_ready(const struct net *n, const struct port *op, const struct ovc *o)
+{
+    if (!o->ob_count)
+        return false;
+    flit_t f = o->ob[o->ob_head];
+    int32_t need = 1;
+    if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
+        need = (int32_t)n->pk[f.pid].len;
+    return op->out_unlimited || o->credits >= need;
+}
+
 /* Output-buffered routers: each network output sends one flit per cycle
- * from its output VC buffers, round-robin, when the next router has room. */
+ * from its output VC buffers when the next router has room: round-robin
+ * over the VCs (output_order = flit), or one packet at a time, the head
+ * that reached the output first (lowest packet id on ties) going next
+ * (output_order = packet). */
 static void link_stage(struct net *n, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -134,29 +188,31 @@ static void link_stage(struct net *n, uint32_t r)
         struct port *op = &n->ports[gop];
         if (!op->ob_nonempty)
             continue;
+        struct ovc *ov = &n->ovcs[(size_t)gop * V];
+        if (n->packet_links) {
+            int v = op->link_hold;
+            if (v < 0) { /* the earliest waiting head */
+                uint64_t best_t = UINT64_MAX;
+                uint32_t best_pid = UINT32_MAX;
+                for (uint64_t m = op->ob_nonempty; m; m &= m - 1) {
+                    int c = __builtin_ctzll(m);
+                    const struct packet *pk = &n->pk[ov[c].ob[ov[c].ob_head].pid];
+                    uint32_t pid = ov[c].ob[ov[c].ob_head].pid;
+                    if (pk->t_out < best_t || (pk->t_out == best_t && pid < best_pid)) {
+                        best_t = pk->t_out;
+                        best_pid = pid;
+                        v = c;
+                    }
+                }
+            }
+            if (v >= 0 && link_ready(n, op, &ov[v]))
+                link_send(n, r, op, gop, v);
+            continue;
+        }
         for (int i = 0, v = op->ob_rr; i < V; i++, v = v + 1 == V ? 0 : v + 1) {
-            if (!(op->ob_nonempty & (1ULL << v)))
+            if (!link_ready(n, op, &ov[v]))
                 continue;
-            struct ovc *o = &n->ovcs[(size_t)gop * V + v];
-            flit_t f = o->ob[o->ob_head];
-            int32_t need = 1;
-            if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
-                need = (int32_t)n->pk[f.pid].len;
-            if (!op->out_unlimited && o->credits < need)
-                continue;
-            o->ob_head = (o->ob_head + 1) & o->ob_mask;
-            if (--o->ob_count == 0)
-                op->ob_nonempty &= ~(1ULL << v);
-            o->ob_space++;
-            if (!op->out_unlimited)
-                o->credits--;
-            net_push_event(n, n->now + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
-            n->rocc[r]--;
-            n->flit_hops++;
-            op->last_send = n->now + 1;
-            if (f.flags & FLIT_HEAD)
-                n->pk[f.pid].hops++;
-            n->last_move = n->now;
+            link_send(n, r, op, gop, v);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
@@ -169,6 +225,43 @@ static inline bool can_send(const struct net *n, const struct port *ports,
     const struct port *op = &ports[iv->out_port];
     const struct ovc *o = &ovcs[iv->out_port * n->V + iv->out_vc];
     return out_room(n, op, o) > 0;
+}
+
+/* Ejection one packet at a time (output_order = packet): the holder goes
+ * on; a free ejection port takes the head that became ready first
+ * (lowest packet id on ties). */
+static void eject_in_order(struct net *n, uint32_t r, int op, uint64_t m, const uint8_t *reqvc)
+{
+    const int P = n->P, V = n->V;
+    struct port *pt = &n->ports[(size_t)r * P + op];
+    const struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
+    int pick = -1;
+    if (pt->link_hold >= 0) {
+        int p = pt->link_hold / V;
+        if ((m & (1ULL << p)) && reqvc[op * P + p] == pt->link_hold % V)
+            pick = p;
+    } else {
+        uint64_t best_t = UINT64_MAX;
+        uint32_t best_pid = UINT32_MAX;
+        for (; m; m &= m - 1) {
+            int p = __builtin_ctzll(m);
+            const struct ivc *iv = &ivcs[p * V + reqvc[op * P + p]];
+            uint32_t pid = iv->buf[iv->head].pid;
+            uint64_t t = n->pk[pid].t_out;
+            if (t < best_t || (t == best_t && pid < best_pid)) {
+                best_t = t;
+                best_pid = pid;
+                pick = p;
+            }
+        }
+    }
+    if (pick < 0)
+        return;
+    int v = reqvc[op * P + pick];
+    const struct ivc *iv = &ivcs[pick * V + v];
+    bool tail = iv->buf[iv->head].flags & FLIT_TAIL;
+    xfer(n, r, pick, v);
+    pt->link_hold = tail ? -1 : pick * V + v;
 }
 
 /* Round-robin helpers: rotate a mask so that bit `s` comes first. */
@@ -233,7 +326,7 @@ void router_step(struct net *n, uint32_t r)
                 iv->state = IVC_VA;
             }
             int op, ov;
-            if (va_choose(n, ports, ovcs, &ir->route, ir->len, &op, &ov))
+            if (va_choose(n, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
         }
@@ -263,6 +356,8 @@ void router_step(struct net *n, uint32_t r)
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
+        if (ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
+            n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
 
@@ -289,6 +384,10 @@ void router_step(struct net *n, uint32_t r)
             const struct ivc *iv = &ivcs[p * V + v];
             if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
                 continue;
+            /* an ejection port carrying another packet whole: wait */
+            if (n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
+                ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
+                continue;
             int op = iv->out_port;
             outs |= 1ULL << op;
             if (!(touched_set & (1ULL << op))) {
@@ -309,6 +408,10 @@ void router_step(struct net *n, uint32_t r)
         uint64_t rot = rotate_from(omask[op], s, P, pfull);
         /* A node takes one flit per cycle whatever the speedup. */
         int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
+        if (n->packet_links && ports[op].kind == PORT_LOCAL) {
+            eject_in_order(n, r, op, omask[op], reqvc);
+            continue;
+        }
         for (int g = 0; g < grants && rot; g++) {
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
@@ -319,6 +422,6 @@ void router_step(struct net *n, uint32_t r)
         }
     }
 
-    if (n->obuf_cap)
+    if (n->obuf_on)
         link_stage(n, r);
 }

@@ -13,7 +13,8 @@
  * With more VCs than classes, class c owns an even share of the VCs
  * (a range the VC allocator chooses from). A packet takes a dateline's
  * class on the hop that crosses it. Ties (distance exactly k/2) go the
- * + way, or a per-packet random way per dimension (routing.tie = random). */
+ * + way, a per-packet random way per dimension (routing.tie = random), or
+ * the - way from odd source coordinates (parity). */
 #include <stdlib.h>
 
 #include "net/net.h"
@@ -21,10 +22,12 @@
 
 enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE };
 
+enum tie { TIE_POSITIVE, TIE_RANDOM, TIE_PARITY };
+
 struct dor {
     enum dateline dl;
     int classes;
-    bool random_tie;
+    enum tie tie;
 };
 
 /* Crossings of the dateline links among the m links taken from s in
@@ -121,11 +124,21 @@ static void dor_at_source(void *state, const struct net *n, struct packet *p,
                           uint64_t draw)
 {
     const struct dor *s = state;
-    p->route[0] = s->random_tie ? (uint32_t)draw : 0;
+    if (s->tie == TIE_RANDOM) {
+        p->route[0] = (uint32_t)draw;
+    } else if (s->tie == TIE_PARITY) { /* odd source coordinate: the - way */
+        p->route[0] = 0;
+        uint32_t r = topo_node_router(&n->topo, p->src);
+        for (int d = 0; d < n->topo.n; d++)
+            if (topo_coord(&n->topo, r, d) & 1)
+                p->route[0] |= 1u << d;
+    } else {
+        p->route[0] = 0;
+    }
 }
 
 static const char *const dateline_names[] = {"auto", "classic", "cumulative", "none", NULL};
-static const char *const tie_names[] = {"positive", "random", NULL};
+static const char *const tie_names[] = {"positive", "random", "parity", NULL};
 
 static int dor_init(void **state, const struct saturn_config *cfg,
                     const struct net *n, struct saturn_error *err)
@@ -135,7 +148,7 @@ static int dor_init(void **state, const struct saturn_config *cfg,
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->dl = (enum dateline)saturn_config_enum(cfg, "routing.dateline");
-    s->random_tie = saturn_config_enum(cfg, "routing.tie") == 1;
+    s->tie = (enum tie)saturn_config_enum(cfg, "routing.tie");
     bool torus = n->topo.kind == TOPO_TORUS;
     if (s->dl == DL_AUTO)
         s->dl = torus ? DL_CLASSIC : DL_NONE;
@@ -174,5 +187,6 @@ const struct saturn_param route_dor_params[] = {
      "torus VC scheme for DOR: classic (2 classes per dimension), cumulative "
      "(datelines at 0 and k/2, n+1 VCs), none; auto = classic on a torus, none on a mesh"},
     {"routing.tie", SATURN_PARAM_ENUM, "positive", 0, 0, tie_names,
-     "direction when a torus distance is exactly k/2: positive, or random per packet"},
+     "direction when a torus distance is exactly k/2: positive; random per packet; parity "
+     "(- when the source's coordinate in that dimension is odd: balanced and deterministic)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};

@@ -3,17 +3,19 @@
 
 #include "route/route.h"
 
-extern const struct route_ops route_dor;
+extern const struct route_ops route_dor, route_table_min;
 
 static const struct route_ops *const policies[] = {
     &route_dor,
+    &route_table_min,
 };
 
-static const char *const algorithm_names[] = {"dor", NULL};
+static const char *const algorithm_names[] = {"dor", "table_min", NULL};
 
 const struct saturn_param routing_params[] = {
     {"routing.algorithm", SATURN_PARAM_ENUM, "dor", 0, 0, algorithm_names,
-     "routing policy: dor (dimension order, x first)"},
+     "routing policy: dor (dimension order, x first); table_min (minimal adaptive: the "
+     "lowest-numbered free minimal port, else the highest one's output buffer; paper 002)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const struct route_ops *route_find(const char *name)

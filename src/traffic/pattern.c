@@ -362,3 +362,80 @@ void pattern_free(struct pattern *p)
     p->offsets = NULL;
     p->noffsets = 0;
 }
+
+double pattern_mean_hops(const struct pattern *p, uint64_t seed)
+{
+    if (p->kind == PAT_DISTANCE)
+        return p->distance;
+    struct rng r;
+    rng_seed(&r, seed, RNG_STREAM_SETUP + 1);
+    double sum = 0;
+    const int draws = 4096;
+    for (int i = 0; i < draws; i++) {
+        uint32_t src = (uint32_t)rng_below(&r, p->nodes);
+        sum += topo_distance(p->topo, src, pattern_dest(p, src, &r));
+    }
+    return sum / draws;
+}
+
+void pattern_distribution(const struct pattern *p, uint32_t src,
+                          void (*fn)(void *user, uint32_t dst, double weight), void *user)
+{
+    const struct topo *t = p->topo;
+    switch (p->kind) {
+    case PAT_UNIFORM:
+    case PAT_HOTSPOT: {
+        double hot = p->kind == PAT_HOTSPOT ? p->hot_fraction : 0;
+        for (uint32_t d = 0; d < p->nodes; d++) {
+            double w = d == src ? 0 : (1 - hot) / (double)(p->nodes - 1);
+            if (p->kind == PAT_HOTSPOT && d == p->hot_node)
+                w += hot;
+            if (w > 0)
+                fn(user, d, w);
+        }
+        return;
+    }
+    case PAT_NEIGHBOR: {
+        uint32_t near[2 * TOPO_MAX_DIMS];
+        int nn = 0;
+        uint32_t r = topo_node_router(t, src);
+        for (int port = 0; port < t->radix; port++) {
+            uint32_t fr;
+            int fp;
+            if (topo_link(t, r, port, &fr, &fp))
+                near[nn++] = fr * (uint32_t)t->conc + src % (uint32_t)t->conc;
+        }
+        for (int i = 0; i < nn; i++)
+            fn(user, near[i], 1.0 / nn);
+        return;
+    }
+    case PAT_DISTANCE: {
+        uint32_t r = topo_node_router(t, src);
+        uint32_t *ok = malloc(p->noffsets * sizeof *ok);
+        uint32_t nok = 0;
+        for (uint32_t i = 0; ok && i < p->noffsets; i++) {
+            const int32_t *off = &p->offsets[(size_t)i * (size_t)t->n];
+            uint32_t dst = 0;
+            bool inside = true;
+            for (int d = 0; d < t->n; d++) {
+                int c = topo_coord(t, r, d) + off[d], k = t->k[d];
+                if (t->kind == TOPO_MESH && (c < 0 || c >= k))
+                    inside = false;
+                dst += (uint32_t)(((c % k) + k) % k) * t->stride[d];
+            }
+            if (inside)
+                ok[nok++] = dst * (uint32_t)t->conc + src % (uint32_t)t->conc;
+        }
+        for (uint32_t i = 0; i < nok; i++)
+            fn(user, ok[i], 1.0 / nok);
+        free(ok);
+        return;
+    }
+    default: { /* a fixed destination: draw it (no random number is used) */
+        struct rng unused;
+        rng_seed(&unused, 0, 0);
+        fn(user, pattern_dest(p, src, &unused), 1.0);
+        return;
+    }
+    }
+}

@@ -48,6 +48,13 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
                  struct saturn_error *err);
 uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r);
 void pattern_free(struct pattern *p);
+/* The destinations of src with their probabilities (sum 1): calls
+ * fn(user, dst, weight) for each. */
+void pattern_distribution(const struct pattern *p, uint32_t src,
+                          void (*fn)(void *user, uint32_t dst, double weight), void *user);
+/* Mean minimal hop count of the pattern: exact for distance, else the mean
+ * over 4096 draws from its own random stream. */
+double pattern_mean_hops(const struct pattern *p, uint64_t seed);
 
 extern const struct saturn_param pattern_params[];
 

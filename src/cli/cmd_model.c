@@ -1,0 +1,73 @@
+/* saturn model: analytic predictions for a configuration. */
+#include <math.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+static void levitin(const struct saturn_config *c)
+{
+    double l = (double)saturn_config_int(c, "traffic.distance");
+    double m = (double)saturn_config_int(c, "traffic.packet_length");
+    double cr = saturn_levitin_lambda_cr(l, m);
+    printf("Levitin & Rykalova mean-field model (paper 002), l = %g hops, m = %g flits:\n", l, m);
+    printf("  lambda_cr = 4/(l m) = %.5f packets/node/cycle (the paper's conclusion: 2/(l m) = %.5f)\n",
+           cr, 2.0 / (l * m));
+    printf("  tau(lambda) = (l+1)(rho/(1-rho) + 3) + m, rho = lambda l m / 4\n");
+    printf("    %10s %8s %10s\n", "lambda", "rho", "tau");
+    for (int i = 0; i <= 9; i++) {
+        double lam = cr * i / 10.0;
+        printf("    %10.5f %8.2f %10.2f\n", lam, lam / cr, saturn_levitin_latency(lam, l, m));
+    }
+}
+
+int cmd_model(int argc, char **argv)
+{
+    struct cli_args a;
+    int rc = cli_parse(argc, argv, &a, false);
+    if (rc || a.help) {
+        if (a.help)
+            printf("usage: saturn model [--preset NAME] [FILE.ini] [key=value ...]\n\n"
+                   "Analytic predictions for a configuration, without simulating:\n"
+                   "- throughput bounds in packets/node/cycle: the average channel load (any\n"
+                   "  routing), the busiest channel under the configured routing (deterministic\n"
+                   "  routing only), the injection channel (1/m) and the ejection channel of the\n"
+                   "  busiest node; the smallest is the predicted saturation point, and the\n"
+                   "  output names the resource that binds;\n"
+                   "- for traffic.pattern = distance on a torus, Levitin & Rykalova's\n"
+                   "  saturation point 4/(l m) and mean-field latency (paper 002).\n");
+        cli_free(&a);
+        return rc;
+    }
+    struct saturn_error err = {0};
+    struct saturn_bounds b;
+    if ((rc = saturn_bounds(a.cfg, &b, &err))) {
+        rc = cli_fail(&err);
+        cli_free(&a);
+        return rc;
+    }
+    double m = (double)saturn_config_int(a.cfg, "traffic.packet_length");
+    int64_t k[SATURN_LIST_MAX];
+    int nk = saturn_config_list(a.cfg, "network.k", k, SATURN_LIST_MAX);
+    printf("saturn %s model: %s ", saturn_version(), saturn_config_str(a.cfg, "network.topology"));
+    for (int d = 0; d < saturn_config_int(a.cfg, "network.n"); d++)
+        printf("%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    printf(", %s routing, %s traffic, %g-flit packets, mean %.3f hops\n\n",
+           saturn_config_str(a.cfg, "routing.algorithm"), saturn_config_str(a.cfg, "traffic.pattern"),
+           m, b.mean_hops);
+    printf("throughput bounds (packets/node/cycle; flits/node/cycle = x %g):\n", m);
+    printf("  %-34s %.5f\n", "channels, average load (any routing)", b.channel_any);
+    if (b.channel_routing > 0)
+        printf("  %-34s %.5f\n", "channels, busiest under this routing", b.channel_routing);
+    else
+        printf("  %-34s %s\n", "channels, busiest under this routing", "- (adaptive routing)");
+    printf("  %-34s %.5f\n", "injection channel (1/m)", b.injection);
+    printf("  %-34s %.5f (the busiest node receives %.2f x the mean)\n", "ejection channel",
+           b.ejection, b.ejection_peak);
+    printf("  %-34s %.5f packets = %.4f flits/node/cycle, bound by %s\n\n",
+           "predicted saturation", b.predicted, b.predicted * m, b.binding);
+    if (!strcmp(saturn_config_str(a.cfg, "traffic.pattern"), "distance") &&
+        !strcmp(saturn_config_str(a.cfg, "network.topology"), "torus"))
+        levitin(a.cfg);
+    cli_free(&a);
+    return 0;
+}
