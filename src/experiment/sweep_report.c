@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/csv.h"
 #include "saturn/sweep.h"
 
 /* "key=value key=value" of a set's non-empty parameters, else none. */
@@ -105,21 +106,6 @@ void saturn_summary_print(const struct saturn_summary *s, FILE *f)
             fprintf(f, " %9.4f\n", x->stat[p].speedup);
         }
     }
-}
-
-static void csv_cell(FILE *f, const char *v)
-{
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *v; v++) {
-        if (*v == '"')
-            fputc('"', f);
-        fputc(*v, f);
-    }
-    fputc('"', f);
 }
 
 /* One row: group, kind, pattern, the set's parameters (none: empty), then

@@ -8,23 +8,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/csv.h"
 #include "saturn/io.h"
 #include "saturn/sweep.h"
-
-static void csv_cell(FILE *f, const char *v)
-{
-    if (!strpbrk(v, ",\"\r\n")) {
-        fputs(v, f);
-        return;
-    }
-    fputc('"', f);
-    for (; *v; v++) {
-        if (*v == '"')
-            fputc('"', f);
-        fputc(*v, f);
-    }
-    fputc('"', f);
-}
 
 /* Splits one line (without its '\n') in place into *fields; quoted cells
  * may hold commas and "" for a quote. Returns the count, or -1. */

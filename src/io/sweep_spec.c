@@ -2,20 +2,18 @@
  * of values ("a, b", ranges "from:to:step", "quoted, items") and whose other
  * sections are the base configuration; [summary] holds summary options.
  *
- * Like ini.c, the whole file is read first and applied in file order
- * afterwards, so the first error reported is the first in the file. The
- * line reader also tracks section headers itself: inih does not report
- * sections, and two sections of the same name ([sweep] twice) are two
+ * Like ini.c, the whole file is read first (ini_read.c) and applied in
+ * file order afterwards, so the first error reported is the first in the
+ * file. The line hook also tracks section headers itself: inih does not
+ * report sections, and two sections of the same name ([sweep] twice) are two
  * grids. */
-#define _GNU_SOURCE /* getline, strdup */
+#define _GNU_SOURCE /* asprintf, strdup, strndup */
 #include <ctype.h>
-#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include <ini.h>
-
+#include "io/ini_read.h"
 #include "io/sweep_values.h"
 #include "saturn/io.h"
 #include "saturn/sweep.h"
@@ -27,24 +25,13 @@ struct raw_section {
     int line;
 };
 
-struct raw_entry {
-    size_t section; /* index into sections; 0 is "before any section" */
-    char *key;      /* as inih gave it: "section.name" outside grids */
-    char *value;
-    int line;
-};
-
+/* The section headers, which inih does not report, as the line hook sees
+ * them: sec[0] stands for "before any header", sec[k] is the header of the
+ * entries whose header is k (struct ini_entry). */
 struct spec_load {
-    FILE *f;
-    const char *path;
-    int line, read_errno, too_long, cont_line;
     bool nomem, in_grid;
-    char *buf;
-    size_t cap;
     struct raw_section *sec;
     size_t nsec, seccap;
-    struct raw_entry *e;
-    size_t n, ecap;
 };
 
 static bool grow(void **p, size_t *cap, size_t n, size_t size)
@@ -76,7 +63,7 @@ static bool is_grid(const char *section)
            (section[5] == 0 || isspace((unsigned char)section[5]));
 }
 
-static void add_section(struct spec_load *s, const char *p)
+static void add_section(struct spec_load *s, const char *p, int line)
 {
     const char *end = strchr(p, ']');
     size_t len = end ? (size_t)(end - p - 1) : strcspn(p + 1, "\r\n");
@@ -85,103 +72,60 @@ static void add_section(struct spec_load *s, const char *p)
         s->nomem = true;
         return;
     }
-    s->sec[s->nsec++].line = s->line;
+    s->sec[s->nsec++].line = line;
     s->in_grid = is_grid(s->sec[s->nsec - 1].name);
 }
 
-/* Hands inih one line without its leading blanks (an indented key is a
- * key), except an indented line without '=' inside a grid: that one keeps
- * a blank so that inih continues the previous key's list with it. */
-static char *read_line(char *str, int num, void *stream)
-{
-    struct spec_load *s = stream;
-    if (s->read_errno || s->too_long || s->nomem)
-        return NULL;
-    errno = 0;
-    if (getline(&s->buf, &s->cap, s->f) < 0) {
-        if (ferror(s->f))
-            s->read_errno = errno ? errno : EIO;
-        return NULL;
-    }
-    s->line++;
-    char *p = s->buf;
-    while (*p == ' ' || *p == '\t')
-        p++;
-    if (*p == '[') {
-        add_section(s, p);
-    } else if (p > s->buf && s->in_grid && *p && !strchr(";#\r\n", *p) && !strchr(p, '=')) {
-        p--;
-        s->cont_line = s->line;
-    }
-    if (strcspn(p, "\r\n") + 3 > (size_t)num) { /* inih needs room for "\r\n\0" */
-        s->too_long = num - 3;
-        return NULL;
-    }
-    memcpy(str, p, strlen(p) + 1);
-    return str;
-}
-
-static int on_key(void *user, const char *section, const char *name, const char *value)
+/* An indented key is a key, but an indented line without '=' inside a grid
+ * continues the previous key's list. */
+static int on_line(void *user, const char *text, bool indented, int line)
 {
     struct spec_load *s = user;
-    if (s->nomem)
-        return 1;
-    value = value ? value : "";
-    struct raw_entry *last = s->n ? &s->e[s->n - 1] : NULL;
-    if (s->cont_line == s->line && last && last->section == s->nsec - 1) {
-        /* A continuation line: the list goes on, with a comma between
-         * unless one of the two lines already has it. */
-        size_t a = strlen(last->value), b = strlen(value);
-        for (size_t i = 1; i < b; i++) /* inih leaves inline comments here */
-            if (value[i] == ';' && (value[i - 1] == ' ' || value[i - 1] == '\t'))
-                b = i;
-        while (b && (value[b - 1] == ' ' || value[b - 1] == '\t'))
-            b--;
-        char *v = realloc(last->value, a + b + 3);
-        if (!v) {
-            s->nomem = true;
-            return 1;
-        }
-        bool comma = !(a && v[a - 1] == ',') && value[0] != ',';
-        memcpy(v + a, ", ", 2);
-        memcpy(v + a + 2 * comma, value, b);
-        v[a + 2 * comma + b] = 0;
-        last->value = v;
-        return 1;
-    }
-    if (!grow((void **)&s->e, &s->ecap, s->n, sizeof *s->e)) {
-        s->nomem = true;
-        return 1;
-    }
-    struct raw_entry *e = &s->e[s->n];
-    bool plain = s->nsec == 1 || is_grid(s->sec[s->nsec - 1].name) ||
-                 !strcmp(s->sec[s->nsec - 1].name, "summary");
-    e->section = s->nsec - 1;
-    e->line = s->line;
-    if (plain || asprintf(&e->key, "%s.%s", section, name) < 0)
-        e->key = plain ? strdup(name) : NULL;
-    e->value = strdup(value);
-    if (!e->key || !e->value) {
-        free(e->key);
-        free(e->value);
-        s->nomem = true;
-        return 1;
-    }
-    s->n++;
-    return 1;
+    if (*text == '[')
+        add_section(s, text, line);
+    else if (indented && s->in_grid && *text && !strchr(";#\r\n", *text) && !strchr(text, '='))
+        return INI_LINE_CONTINUE;
+    return s->nomem ? INI_LINE_NOMEM : INI_LINE_KEY;
+}
+
+/* Keys of grids, of [summary] and before any header are names alone,
+ * other keys "section.name" as inih gives them. */
+static char *spec_key(void *user, const char *section, const char *name)
+{
+    struct spec_load *s = user;
+    const char *sec = s->sec[s->nsec - 1].name;
+    char *key;
+    if (s->nsec == 1 || is_grid(sec) || !strcmp(sec, "summary"))
+        return strdup(name);
+    return asprintf(&key, "%s.%s", section, name) < 0 ? NULL : key;
+}
+
+/* A continuation line: the list goes on, with a comma between unless one
+ * of the two lines already has it. */
+static bool append_list(void *user, char **value, const char *more)
+{
+    size_t a = strlen(*value), b = strlen(more);
+    for (size_t i = 1; i < b; i++) /* inih leaves inline comments here */
+        if (more[i] == ';' && (more[i - 1] == ' ' || more[i - 1] == '\t'))
+            b = i;
+    while (b && (more[b - 1] == ' ' || more[b - 1] == '\t'))
+        b--;
+    char *v = realloc(*value, a + b + 3);
+    if (!v)
+        return false;
+    bool comma = !(a && v[a - 1] == ',') && more[0] != ',';
+    memcpy(v + a, ", ", 2);
+    memcpy(v + a + 2 * comma, more, b);
+    v[a + 2 * comma + b] = 0;
+    *value = v;
+    return true;
 }
 
 static void load_free(struct spec_load *s)
 {
-    for (size_t i = 0; i < s->n; i++) {
-        free(s->e[i].key);
-        free(s->e[i].value);
-    }
     for (size_t i = 0; i < s->nsec; i++)
         free(s->sec[i].name);
-    free(s->e);
     free(s->sec);
-    free(s->buf);
 }
 
 /* ---- the spec ---- */
@@ -215,7 +159,7 @@ static struct saturn_sweep_grid *grid_for(struct saturn_sweep *sw, const struct 
 }
 
 static int add_axis(struct saturn_sweep *sw, const struct raw_section *sec,
-                    const struct raw_entry *e, struct saturn_config *scratch,
+                    const struct ini_entry *e, struct saturn_config *scratch,
                     struct saturn_error *err)
 {
     struct saturn_sweep_grid *g = grid_for(sw, sec);
@@ -260,36 +204,37 @@ static int add_axis(struct saturn_sweep *sw, const struct raw_section *sec,
     return SATURN_OK;
 }
 
-/* Applies the entries before line stop (0: all), in file order. */
-static int apply(struct saturn_sweep *sw, const struct spec_load *s, int stop,
-                 struct saturn_error *err)
+/* Applies the entries before the first problem line (all without one), in
+ * file order. */
+static int apply(struct saturn_sweep *sw, const struct spec_load *s,
+                 const struct ini_entries *r, struct saturn_error *err)
 {
     struct saturn_config *scratch = saturn_config_new();
     if (!scratch)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     int rc = SATURN_OK;
     size_t next = 1; /* the next section header not yet turned into a grid */
-    for (size_t i = 0; rc == SATURN_OK && i < s->n; i++) {
-        const struct raw_entry *e = &s->e[i];
-        if (stop > 0 && e->line >= stop)
+    for (size_t i = 0; rc == SATURN_OK && i < r->n; i++) {
+        const struct ini_entry *e = &r->e[i];
+        if (r->stop > 0 && e->line >= r->stop)
             break;
-        const struct raw_section *sec = &s->sec[e->section];
-        for (; rc == SATURN_OK && next <= e->section; next++) /* grids without keys */
+        const struct raw_section *sec = &s->sec[e->header];
+        for (; rc == SATURN_OK && next <= e->header; next++) /* grids without keys */
             if (is_grid(s->sec[next].name) && !grid_for(sw, &s->sec[next]))
                 rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         if (rc)
             break;
-        if (e->section && is_grid(sec->name))
+        if (e->header && is_grid(sec->name))
             rc = add_axis(sw, sec, e, scratch, err);
-        else if (e->section && !strcmp(sec->name, "summary"))
+        else if (e->header && !strcmp(sec->name, "summary"))
             rc = saturn_summary_opts_set(&sw->summary, e->key, e->value, sw->path, e->line, err);
-        else if (e->section && !strncmp(sec->name, "sweep", 5))
+        else if (e->header && !strncmp(sec->name, "sweep", 5))
             rc = saturn_error_set(err, SATURN_EINPUT, "%s:%d: [%s]: a grid section is [sweep] or [sweep NAME]",
                                   sw->path, sec->line, sec->name);
         else
             rc = saturn_config_set(sw->base, e->key, e->value, sw->path, e->line, err);
     }
-    for (; rc == SATURN_OK && stop == 0 && next < s->nsec; next++)
+    for (; rc == SATURN_OK && r->stop == 0 && next < s->nsec; next++)
         if (is_grid(s->sec[next].name) && !grid_for(sw, &s->sec[next]))
             rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     saturn_config_free(scratch);
@@ -316,42 +261,28 @@ int saturn_sweep_load(const char *path, struct saturn_sweep **out, struct saturn
 {
     *out = NULL;
     struct saturn_sweep *sw = calloc(1, sizeof *sw);
-    struct spec_load s = {.path = path};
     if (!sw || !(sw->path = strdup(path)) || !(sw->base = saturn_config_new())) {
         saturn_sweep_free(sw);
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
     saturn_summary_opts_default(&sw->summary);
-    s.f = fopen(path, "r");
-    if (!s.f) {
-        saturn_sweep_free(sw);
-        return saturn_error_set(err, SATURN_EINPUT, "%s: cannot read: %s", path, strerror(errno));
-    }
-    add_section(&s, "[]"); /* section 0: keys before any header */
-    int bad = ini_parse_stream(read_line, &s, on_key, &s);
-    int rc;
-    if (s.nomem || bad == -2) {
+    struct spec_load s = {0};
+    add_section(&s, "[]", 0); /* section 0: keys before any header */
+    struct ini_entries r;
+    struct ini_hooks hooks = {.user = &s, .line = on_line, .key = spec_key, .append = append_list};
+    int rc = ini_entries_read(&r, path, &hooks, err);
+    if (rc == SATURN_OK && s.nomem) /* section 0 failed, and no line told */
         rc = saturn_error_set(err, SATURN_ENOMEM, "%s: out of memory", path);
-    } else if (s.read_errno) {
-        rc = saturn_error_set(err, SATURN_EINPUT, "%s: cannot read: %s", path,
-                              strerror(s.read_errno));
-    } else {
-        int stop = bad > 0 ? bad : 0;
-        if (s.too_long && (stop == 0 || s.line < stop))
-            stop = s.line;
-        rc = apply(sw, &s, stop, err);
-        if (rc == SATURN_OK && stop > 0 && stop == bad)
-            rc = saturn_error_set(err, SATURN_EINPUT,
-                                  "%s:%d: syntax error: not 'key = value', '[section]', a "
-                                  "continued list or a comment", path, stop);
-        else if (rc == SATURN_OK && stop > 0)
-            rc = saturn_error_set(err, SATURN_EINPUT,
-                                  "%s:%d: syntax error: line longer than %d characters "
-                                  "(continue a list on indented lines)", path, stop, s.too_long);
+    if (rc == SATURN_OK) {
+        rc = apply(sw, &s, &r, err);
+        if (rc == SATURN_OK && r.stop > 0)
+            rc = ini_entries_error(&r, false,
+                                   "'key = value', '[section]', a continued list or a comment",
+                                   " (continue a list on indented lines)", err);
         if (rc == SATURN_OK)
             rc = finish(sw, err);
     }
-    fclose(s.f);
+    ini_entries_free(&r);
     load_free(&s);
     if (rc)
         saturn_sweep_free(sw);
