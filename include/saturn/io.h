@@ -7,6 +7,7 @@
 
 #include "saturn/config.h"
 #include "saturn/results.h"
+#include "saturn/trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -35,6 +36,21 @@ char *saturn_results_json(const struct saturn_config *c,
  * rename): either the whole file appears or nothing does. */
 int saturn_write_file_atomic(const char *path, const char *data, size_t len,
                              struct saturn_error *err);
+
+/* A space-time chart of t as a PNG image (paper 003, Fig. 2): one column
+ * per link, one row per cycle (cycle 0 at the top), each cell a scale x
+ * scale block of 8-bit RGB coloured by saturn_chart_colour. Written
+ * atomically. Errors: scale below 1, an empty trace, or an image wider or
+ * taller than 30000 pixels (SATURN_EINPUT, saying what to lower); libpng
+ * failures (SATURN_EIO); and those of saturn_write_file_atomic. */
+int saturn_chart_png(const char *path, const struct saturn_link_trace *t,
+                     int scale, struct saturn_error *err);
+
+/* The chart colour of a cell: idle white (255,255,255), blocked grey
+ * (160,160,160), slice j a fixed ten-colour palette starting red
+ * (230,25,25), green (25,170,25), blue (25,25,230), cyan (0,190,190), then
+ * magenta, orange, olive, purple, brown, teal, repeating from slice 10. */
+void saturn_chart_colour(uint8_t cell, uint8_t rgb[3]);
 
 #ifdef __cplusplus
 }

@@ -10,6 +10,14 @@
 extern "C" {
 #endif
 
+/* One link's use in a collective: cycles of its first and last flit
+ * (0-based; valid when busy > 0) and the cycles it carried a flit. */
+struct saturn_link_stat {
+    uint32_t router;
+    uint8_t port;
+    uint64_t first, last, busy;
+};
+
 /* One histogram bucket: values in [lo, hi]. */
 struct saturn_bucket {
     uint64_t lo, hi, count;
@@ -46,7 +54,12 @@ struct saturn_results {
 
     /* collective */
     uint64_t collective_packets; /* per node */
+    uint64_t collective_slices;  /* each packet split into this many slices */
+    uint64_t slice_flits;        /* flits per slice (header + share of the payload) */
     uint64_t duration;           /* cycle of the last delivery (start is cycle 0) */
+    uint64_t thickness;          /* effective thickness T_e: max over links of last - first */
+    size_t nlinks;               /* per-link use (collectives) */
+    struct saturn_link_stat *links;
 
     struct saturn_latency packet_latency;  /* generation -> tail received */
     struct saturn_latency network_latency; /* head injected -> tail received */

@@ -9,6 +9,7 @@
 #include "saturn/config.h"
 #include "saturn/error.h"
 #include "saturn/results.h"
+#include "saturn/trace.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -77,6 +78,12 @@ struct saturn_bounds {
 };
 int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
                   struct saturn_error *err);
+
+/* Collectives: per-node start offsets I_i (n = number of nodes), used
+ * instead of collective.schedule; and the link-by-time chart. */
+int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t n);
+void saturn_sim_record_chart(struct saturn_sim *s); /* before saturn_sim_run */
+int saturn_sim_chart(const struct saturn_sim *s, struct saturn_link_trace *out);
 
 /* create + run + free. */
 int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,

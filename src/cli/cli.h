@@ -16,6 +16,9 @@ struct cli_args {
     const char *csv_path;
     const char *series_path;
     const char *preset;
+    const char *links_path;
+    const char *chart_path;
+    int chart_scale;
     bool quiet;
     bool help;
 };
@@ -46,5 +49,7 @@ int cmd_curve(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);
 int cmd_config(int argc, char **argv);
 int cmd_model(int argc, char **argv);
+int cmd_ga(int argc, char **argv);
+int cmd_cupstack(int argc, char **argv);
 
 #endif

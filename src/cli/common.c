@@ -22,6 +22,20 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale")) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "saturn: error: %s needs a value\n", w);
+                return EXIT_BAD_INPUT;
+            }
+            const char *v = argv[++i];
+            if (!strcmp(w, "--links"))
+                a->links_path = v;
+            else if (!strcmp(w, "--chart"))
+                a->chart_path = v;
+            else if ((a->chart_scale = atoi(v)) < 1 || a->chart_scale > 64) {
+                fprintf(stderr, "saturn: error: --chart-scale %s: give pixels per cell, 1 to 64\n", v);
+                return EXIT_BAD_INPUT;
+            }
         } else if (!strcmp(w, "--preset")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "saturn: error: --preset needs a NAME (saturn config --presets)\n");
@@ -56,7 +70,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
         if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series") ||
-            !strcmp(w, "--preset")) {
+            !strcmp(w, "--preset") || !strcmp(w, "--links") || !strcmp(w, "--chart") ||
+            !strcmp(w, "--chart-scale")) {
             i++;
             continue;
         }
@@ -221,10 +236,17 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         fprintf(f, "  %-16s %.4f / %.4f flits/node/cycle over the run\n", "offered/accepted",
                 r->offered, r->accepted);
     } else {
-        fprintf(f, "collective, seed %llu: %llu packets per node from cycle 0\n\n",
-                (unsigned long long)r->seed, (unsigned long long)r->collective_packets);
+        fprintf(f, "collective, seed %llu: %llu packets per node", (unsigned long long)r->seed,
+                (unsigned long long)r->collective_packets);
+        if (r->collective_slices > 1)
+            fprintf(f, ", each in %llu slices of %llu flits, %lld cycles apart",
+                    (unsigned long long)r->collective_slices, (unsigned long long)r->slice_flits,
+                    (long long)saturn_config_int(c, "collective.interval"));
+        fprintf(f, "%s\n\n", saturn_config_str(c, "collective.schedule")[0] ? ", scheduled starts" : "");
         fprintf(f, "  %-16s %llu cycles (last delivery)\n", "duration",
                 (unsigned long long)r->duration);
+        fprintf(f, "  %-16s %llu cycles (effective thickness: the longest first-to-last flit time of a link)\n",
+                "thickness", (unsigned long long)r->thickness);
         fprintf(f, "  %-16s %.4f flits/node/cycle\n", "throughput", r->accepted);
     }
     print_latency(f, "packet latency", &r->packet_latency);

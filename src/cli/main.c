@@ -14,6 +14,8 @@ static void usage(FILE *f)
             "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
             "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
             "  model    analytic bounds and the mean-field model of a configuration\n"
+            "  ga       optimise per-node start times of a collective (genetic algorithm)\n"
+            "  cupstack find the inter-slice interval of a sliced collective\n"
             "  config   --list: every parameter, --presets: the presets; otherwise print\n"
             "           the resolved configuration\n\n"
             "Keys are section.name (saturn config --list). Exit codes: 0 success,\n"
@@ -47,6 +49,10 @@ int main(int argc, char **argv)
         return cmd_config(argc - 1, argv + 1);
     if (!strcmp(cmd, "model"))
         return cmd_model(argc - 1, argv + 1);
+    if (!strcmp(cmd, "ga"))
+        return cmd_ga(argc - 1, argv + 1);
+    if (!strcmp(cmd, "cupstack"))
+        return cmd_cupstack(argc - 1, argv + 1);
     fprintf(stderr, "saturn: error: unknown command '%s' (run, curve, sweep, config; saturn --help)\n", cmd);
     return EXIT_BAD_INPUT;
 }

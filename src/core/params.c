@@ -17,12 +17,13 @@ extern const struct saturn_param curve_params[];
 extern const struct saturn_param control_params[];
 extern const struct saturn_param entropy_params[];
 extern const struct saturn_param ramp_params[];
+extern const struct saturn_param cupstack_params[];
 
 static const struct saturn_param *const tables[] = {
     topo_params,   router_params, routing_params, route_dor_params,
     pattern_params, traffic_params, sim_params,
     control_params, entropy_params,
-    steady_params, collective_params, ramp_params, curve_params,
+    steady_params, collective_params, ramp_params, curve_params, cupstack_params,
 };
 
 size_t params_table_count(void) { return sizeof tables / sizeof tables[0]; }

@@ -1,4 +1,4 @@
-/* Results own one allocation: the latency histogram. */
+/* Results own two allocations: the latency histogram and the link records. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -9,5 +9,6 @@ void saturn_results_free(struct saturn_results *r)
     if (!r)
         return;
     free(r->hist);
+    free(r->links);
     memset(r, 0, sizeof *r);
 }

@@ -1,16 +1,104 @@
-/* Collective: every node enqueues N packets at cycle 0 and sends them as
- * fast as the network (and its injection gate) allows; the result is the
- * duration from cycle 0 to the last delivery. */
+/* Collective: every node sends N packets as fast as the network (and its
+ * injection gate) allows; the result is the duration from cycle 0 to the
+ * last delivery. Sliced (paper 003): each packet of p payload flits is
+ * split into s slices of floor(p/s) + 1 flits; slice k of node i is
+ * released at I_i + k x interval, I_i from a schedule (a file, or the
+ * optimiser through saturn_sim_set_offsets), 0 by default. */
+#include <ctype.h>
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "experiment/sim.h"
 
+/* Per-link use and the effective thickness T_e = max over links of the
+ * time between the first and the last flit (paper 003, section 4.3). */
+static int collect_links(const struct net *n, struct saturn_results *r)
+{
+    size_t nports = (size_t)n->topo.routers * n->P, used = 0;
+    for (size_t i = 0; i < nports; i++)
+        used += n->link_busy[i] > 0;
+    r->links = calloc(used ? used : 1, sizeof *r->links);
+    if (!r->links)
+        return SATURN_ENOMEM;
+    for (size_t i = 0; i < nports; i++) {
+        if (!n->link_busy[i])
+            continue;
+        struct saturn_link_stat *l = &r->links[r->nlinks++];
+        l->router = (uint32_t)(i / (size_t)n->P);
+        l->port = (uint8_t)(i % (size_t)n->P);
+        l->first = n->link_first[i] - 1;
+        l->last = n->link_last[i] - 1;
+        l->busy = n->link_busy[i];
+        if (l->last - l->first > r->thickness)
+            r->thickness = l->last - l->first;
+    }
+    return SATURN_OK;
+}
+
 const struct saturn_param collective_params[] = {
     {"collective.packets", SATURN_PARAM_INT, "10", 1, 1e6, NULL,
-     "packets each node sends, all enqueued at cycle 0"},
+     "packets each node sends (destinations from traffic.pattern)"},
+    {"collective.slices", SATURN_PARAM_INT, "1", 1, 4096, NULL,
+     "split every packet into this many slices of floor(p/s) + 1 flits (p = collective.payload)"},
+    {"collective.payload", SATURN_PARAM_INT, "0", 0, 65534, NULL,
+     "payload flits p of a packet before slicing; 0 = traffic.packet_length - 1"},
+    {"collective.interval", SATURN_PARAM_INT, "0", 0, 1e9, NULL,
+     "cycles between the releases of a node's successive slices (0: all at its start)"},
+    {"collective.schedule", SATURN_PARAM_STRING, "", 0, 0, NULL,
+     "CSV file of per-node start offsets I_i (lines: node,offset); empty = every node starts at 0"},
     {"collective.max_cycles", SATURN_PARAM_INT, "10000000", 1, 1e12, NULL,
      "give up (error) if the collective has not finished by then"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+struct release {
+    uint64_t t;
+    uint32_t node, k; /* slice k of the node: packet k / s, slice k % s */
+};
+
+static int release_order(const void *a, const void *b)
+{
+    const struct release *x = a, *y = b;
+    if (x->t != y->t)
+        return x->t < y->t ? -1 : 1;
+    if (x->node != y->node)
+        return x->node < y->node ? -1 : 1;
+    return x->k < y->k ? -1 : x->k > y->k;
+}
+
+/* Reads "node,offset" lines (a header line and blank lines are skipped). */
+static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
+                         struct saturn_error *err)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return saturn_config_fail(s->cfg, "collective.schedule", err, "cannot read: %s",
+                                  strerror(errno));
+    char line[256];
+    int no = 0, rc = SATURN_OK;
+    while (fgets(line, sizeof line, f)) {
+        no++;
+        char *p = line;
+        while (isspace((unsigned char)*p))
+            p++;
+        if (!*p || *p == '#' || (no == 1 && isalpha((unsigned char)*p)))
+            continue;
+        long long node, o;
+        char extra;
+        if (sscanf(p, "%lld , %lld %c", &node, &o, &extra) != 2 || node < 0 ||
+            node >= (long long)s->net.nnodes || o < 0 || o > 1000000000LL) {
+            rc = saturn_error_set(err, SATURN_EINPUT,
+                                  "%s:%d: '%.*s' is not 'node,offset' with a node in [0, %u) "
+                                  "and an offset in [0, 1e9] (collective.schedule)",
+                                  path, no, (int)strcspn(p, "\r\n"), p, s->net.nnodes);
+            break;
+        }
+        off[node] = o;
+    }
+    fclose(f);
+    return rc;
+}
 
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
 {
@@ -18,26 +106,68 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     struct net *n = &s->net;
     uint64_t per = (uint64_t)saturn_config_int(s->cfg, "collective.packets");
     uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
+    uint32_t slices = (uint32_t)saturn_config_int(s->cfg, "collective.slices");
+    uint64_t interval = (uint64_t)saturn_config_int(s->cfg, "collective.interval");
     uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
+    int64_t payload = saturn_config_int(s->cfg, "collective.payload");
+    if (payload > 0 || slices > 1) {
+        if (payload == 0)
+            payload = (int64_t)len - 1;
+        else if (saturn_config_is_set(s->cfg, "traffic.packet_length"))
+            return saturn_config_fail(s->cfg, "traffic.packet_length", err,
+                                      "is set by collective.payload and collective.slices "
+                                      "(floor(p/s) + 1 flits); give one or the other");
+        len = (uint32_t)(payload / slices) + 1;
+    }
+    int64_t *off = calloc(n->nnodes, sizeof *off);
+    uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);
+    uint64_t total = per * slices * n->nnodes;
+    struct release *rel = malloc(total * sizeof *rel);
+    int rc = SATURN_OK;
+    if (!off || !dst || !rel) {
+        rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        goto out;
+    }
+    const char *sched = saturn_config_str(s->cfg, "collective.schedule");
+    if (sched[0] && (rc = read_schedule(s, sched, off, err)))
+        goto out;
+    if (s->offsets) /* set through the API (the GA) */
+        memcpy(off, s->offsets, n->nnodes * sizeof *off);
+    if ((rc = net_record_links(n, s->chart)))
+        goto out;
     s->count_all = true;
     sim_accumulate(s, true);
     r->workload = "collective";
     r->collective_packets = per;
+    r->collective_slices = slices;
+    r->slice_flits = len;
+    size_t nr = 0;
     for (uint32_t i = 0; i < n->nnodes; i++)
-        for (uint64_t j = 0; j < per; j++)
-            net_packet_new(n, i, pattern_dest(&s->pat, i, &n->nodes[i].rng), len, true);
-    uint64_t total = per * n->nnodes;
+        for (uint32_t k = 0; k < per * slices; k++)
+            rel[nr++] = (struct release){(uint64_t)off[i] + k * interval, i, k};
+    qsort(rel, nr, sizeof *rel, release_order);
     r->measured_packets = total;
-    int rc;
+    size_t next = 0;
     while (n->packets_delivered < total) {
-        if (n->now >= cap)
-            return saturn_config_fail(s->cfg, "collective.max_cycles", err,
-                                      "the collective did not finish: %llu of %llu packets "
-                                      "delivered after %llu cycles",
-                                      (unsigned long long)n->packets_delivered,
-                                      (unsigned long long)total, (unsigned long long)cap);
+        if (n->now >= cap) {
+            rc = saturn_config_fail(s->cfg, "collective.max_cycles", err,
+                                    "the collective did not finish: %llu of %llu packets "
+                                    "delivered after %llu cycles",
+                                    (unsigned long long)n->packets_delivered,
+                                    (unsigned long long)total, (unsigned long long)cap);
+            goto out;
+        }
+        /* Releases due now, in node then slice order (the order of the
+         * random draws is the same whatever the schedule). */
+        for (; next < nr && rel[next].t == n->now; next++) {
+            uint32_t i = rel[next].node, q = rel[next].k / slices;
+            if (rel[next].k % slices == 0)
+                dst[(size_t)i * per + q] = pattern_dest(&s->pat, i, &n->nodes[i].rng);
+            uint32_t pid = net_packet_new(n, i, dst[(size_t)i * per + q], len, true);
+            n->pk[pid].slice = (uint16_t)rel[next].k;
+        }
         if ((rc = sim_step(s, err)))
-            return rc;
+            goto out;
         sim_progress(s, "collective");
     }
     r->measured_delivered = n->packets_delivered;
@@ -46,6 +176,13 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     r->measure = n->now;
     /* Throughput over the whole collective; no offered load applies. */
     r->accepted = (double)(total * len) / (double)n->nnodes / (double)(r->duration + 1);
-    sim_finish(s, r, t0);
-    return SATURN_OK;
+    if ((rc = collect_links(n, r)))
+        rc = saturn_error_set(err, rc, "out of memory");
+    else
+        sim_finish(s, r, t0);
+out:
+    free(off);
+    free(dst);
+    free(rel);
+    return rc;
 }

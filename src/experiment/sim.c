@@ -86,10 +86,53 @@ void saturn_sim_set_progress(struct saturn_sim *s, saturn_progress_fn fn, void *
     s->progress_user = user;
 }
 
+int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t n)
+{
+    if (n != s->net.nnodes)
+        return SATURN_EINPUT;
+    free(s->offsets);
+    s->offsets = malloc(n * sizeof *s->offsets);
+    if (!s->offsets)
+        return SATURN_ENOMEM;
+    memcpy(s->offsets, offsets, n * sizeof *offsets);
+    return SATURN_OK;
+}
+
+void saturn_sim_record_chart(struct saturn_sim *s) { s->chart = true; }
+
+int saturn_sim_chart(const struct saturn_sim *s, struct saturn_link_trace *out)
+{
+    memset(out, 0, sizeof *out);
+    const struct net_trace *t = s->net.trace;
+    if (!t)
+        return SATURN_EINPUT;
+    out->links = t->links;
+    out->cycles = t->rows;
+    out->cell = malloc((size_t)t->rows * t->links + 1);
+    out->router = malloc(t->links * sizeof *out->router + 1);
+    out->port = malloc(t->links + 1);
+    if (!out->cell || !out->router || !out->port) {
+        saturn_link_trace_free(out);
+        return SATURN_ENOMEM;
+    }
+    if (t->rows)
+        memcpy(out->cell, t->cell, (size_t)t->rows * t->links);
+    size_t nports = (size_t)s->net.topo.routers * s->net.P;
+    for (size_t i = 0; i < nports; i++) {
+        uint32_t l = t->link_of_port[i];
+        if (l == NET_NONE)
+            continue;
+        out->router[l] = (uint32_t)(i / (size_t)s->net.P);
+        out->port[l] = (uint8_t)(i % (size_t)s->net.P);
+    }
+    return SATURN_OK;
+}
+
 void saturn_sim_free(struct saturn_sim *s)
 {
     if (!s)
         return;
+    free(s->offsets);
     net_destroy(&s->net);
     pattern_free(&s->pat);
     saturn_config_free(s->cfg);

@@ -27,6 +27,11 @@ struct saturn_sim {
     uint64_t entropy_window;
     double last_entropy;  /* E of the last complete window, -1 before */
 
+    /* collectives: per-node start offsets (NULL: from the config) and
+     * whether to record the link-by-time chart */
+    int64_t *offsets;
+    bool chart;
+
     /* time series; a workload may add its own columns to each row */
     void (*series_decorate)(struct saturn_sim *s, struct saturn_series_row *row);
     void *workload_state;

@@ -120,6 +120,9 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "little_n", r->little_n);
     cJSON_AddNumberToObject(o, "little_lambda_n_tau", r->little_lambda_n_tau);
     cJSON_AddNumberToObject(o, "source_queue_mean", r->source_queue_mean);
+    cJSON_AddNumberToObject(o, "collective_slices", (double)r->collective_slices);
+    cJSON_AddNumberToObject(o, "slice_flits", (double)r->slice_flits);
+    cJSON_AddNumberToObject(o, "thickness", (double)r->thickness);
     cJSON_AddNumberToObject(o, "critical_load", r->critical_load);
     cJSON_AddNumberToObject(o, "critical_nominal", r->critical_nominal);
     cJSON_AddNumberToObject(o, "critical_cycle", (double)r->critical_cycle);

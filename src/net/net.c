@@ -322,8 +322,64 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     return n->ctl->init ? n->ctl->init(&n->ctl_state, cfg, n, err) : SATURN_OK;
 }
 
+int net_record_links(struct net *n, bool chart)
+{
+    size_t nports = (size_t)n->topo.routers * n->P;
+    n->link_first = calloc(nports, sizeof *n->link_first);
+    n->link_last = calloc(nports, sizeof *n->link_last);
+    n->link_busy = calloc(nports, sizeof *n->link_busy);
+    if (!n->link_first || !n->link_last || !n->link_busy)
+        return SATURN_ENOMEM;
+    if (!chart)
+        return SATURN_OK;
+    struct net_trace *t = calloc(1, sizeof *t);
+    if (!t || !(t->link_of_port = malloc(nports * sizeof *t->link_of_port))) {
+        free(t);
+        return SATURN_ENOMEM;
+    }
+    for (size_t i = 0; i < nports; i++)
+        t->link_of_port[i] = n->ports[i].kind == PORT_NET && (int)(i % (size_t)n->P) < n->topo.radix
+                                 ? t->links++
+                                 : NET_NONE;
+    n->trace = t;
+    return SATURN_OK;
+}
+
+/* Cell (link of gop, now) of the chart: a send overrides "blocked". */
+void net_trace_cell(struct net *n, uint32_t gop, uint8_t value)
+{
+    struct net_trace *t = n->trace;
+    uint32_t link = t->link_of_port[gop];
+    if (link == NET_NONE)
+        return;
+    if (n->now >= t->cap_rows) {
+        uint64_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
+        while (cap <= n->now)
+            cap *= 2;
+        uint8_t *c = realloc(t->cell, (size_t)cap * t->links);
+        if (!c)
+            return; /* the chart stops growing; the simulation goes on */
+        memset(c + (size_t)t->cap_rows * t->links, 0, (size_t)(cap - t->cap_rows) * t->links);
+        t->cell = c;
+        t->cap_rows = cap;
+    }
+    if (n->now + 1 > t->rows)
+        t->rows = n->now + 1;
+    uint8_t *cell = &t->cell[(size_t)n->now * t->links + link];
+    if (value != 1 || *cell == 0)
+        *cell = value;
+}
+
 void net_destroy(struct net *n)
 {
+    free(n->link_first);
+    free(n->link_last);
+    free(n->link_busy);
+    if (n->trace) {
+        free(n->trace->link_of_port);
+        free(n->trace->cell);
+        free(n->trace);
+    }
     if (n->rops && n->rops->free)
         n->rops->free(n->rstate);
     if (n->ctl && n->ctl->free)
@@ -370,14 +426,17 @@ void net_destroy(struct net *n)
 static bool packet_pool_grow(struct net *n)
 {
     uint32_t cap = n->pk_cap ? n->pk_cap * 2 : 1024;
+    /* Each block is kept as soon as it moves, so a failure leaks nothing. */
     struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
-    uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
-    if (!pk || !fr) {
-        free(pk == n->pk ? NULL : pk);
+    if (!pk)
         return false;
-    }
     n->pk = pk;
+    uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
+    if (!fr)
+        return false;
     n->pk_free = fr;
+    /* Whole-pool scans (entropy windows) read every slot: none may be garbage. */
+    memset(pk + n->pk_cap, 0, (size_t)(cap - n->pk_cap) * sizeof *pk);
     /* Hand out low ids first: push in reverse. */
     for (uint32_t i = cap; i > n->pk_cap; i--)
         n->pk_free[n->pk_nfree++] = i - 1;

@@ -47,6 +47,7 @@ struct packet {
     uint8_t injected;   /* head has entered the injection channel */
     uint8_t marked;     /* present at the start of the entropy window */
     uint16_t hops_mark; /* hops at the start of the entropy window */
+    uint16_t slice;     /* which slice of a sliced collective (chart colour) */
     uint32_t route[2];  /* routing policy scratch */
     uint64_t t_gen;     /* generated (enters the source queue) */
     uint64_t t_inj;     /* head enters the injection channel */
@@ -169,6 +170,12 @@ struct net {
     const struct route_ops *rops;
     void *rstate;
 
+    /* Optional link records (NULL: off): per global output port, the first
+     * and last cycle a flit took the link (+1; 0 = never) and its busy
+     * cycles; and the link-by-time chart. */
+    uint64_t *link_first, *link_last, *link_busy;
+    struct net_trace *trace;
+
     const struct ctl_ops *ctl; /* injection control (src/control) */
     void *ctl_state;
 
@@ -195,6 +202,14 @@ struct net {
     char fail_msg[512];
 };
 
+/* The link-by-time chart being recorded (saturn/trace.h cells). */
+struct net_trace {
+    uint32_t links;
+    uint32_t *link_of_port; /* global output port -> chart column, or NET_NONE */
+    uint8_t *cell;          /* rows x links */
+    uint64_t rows, cap_rows;
+};
+
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                struct saturn_error *err);
 void net_destroy(struct net *n);
@@ -215,6 +230,12 @@ uint64_t net_source_flits(const struct net *n);
 void net_deadlock_report(const struct net *n, char *buf, size_t size);
 /* Full audit: conservation and credit invariants. false + fail_msg on error. */
 bool net_audit(struct net *n);
+
+/* Records link use from now on (first/last/busy per link; the chart too
+ * when chart is true). */
+int net_record_links(struct net *n, bool chart);
+/* Trace helpers for the router (cheap no-ops when recording is off). */
+void net_trace_cell(struct net *n, uint32_t gop, uint8_t value);
 
 extern const struct saturn_param router_params[];
 

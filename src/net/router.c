@@ -80,6 +80,19 @@ static void credit_upstream(struct net *n, uint32_t gp, int v)
                    (uint32_t)v, none);
 }
 
+/* A flit takes the link of output port gop now (link records). */
+static void record_link(struct net *n, uint32_t gop, flit_t f)
+{
+    if (!n->link_first[gop])
+        n->link_first[gop] = n->now + 1;
+    n->link_last[gop] = n->now + 1;
+    n->link_busy[gop]++;
+    if (n->trace) {
+        uint16_t slice = n->pk[f.pid].slice;
+        net_trace_cell(n, gop, (uint8_t)(2 + (slice > 253 ? 253 : slice)));
+    }
+}
+
 /* Move the front flit of input VC (p, v) through the crossbar. */
 static void xfer(struct net *n, uint32_t r, int p, int v)
 {
@@ -129,6 +142,8 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
         op->last_send = n->now + 1;
         if (f.flags & FLIT_HEAD)
             n->pk[f.pid].hops++;
+        if (n->link_first)
+            record_link(n, gop, f);
     }
     n->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -158,6 +173,8 @@ static void link_send(struct net *n, uint32_t r, struct port *op, uint32_t gop, 
     op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
+    if (n->link_first)
+        record_link(n, gop, f);
     n->last_move = n->now;
     if (n->packet_links)
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -382,6 +399,8 @@ void router_step(struct net *n, uint32_t r)
             int v = unrotate(__builtin_ctzll(rot), s, V);
             rot &= rot - 1;
             const struct ivc *iv = &ivcs[p * V + v];
+            if (n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
+                net_trace_cell(n, gp0 + iv->out_port, 1); /* wanted; a send overrides */
             if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
                 continue;
             /* an ejection port carrying another packet whole: wait */

@@ -1,0 +1,165 @@
+/* saturn ga: per-node injection times for a collective's slice, optimised
+ * by paper 003's genetic algorithm (ga.c), fitness evaluated on local cores. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "cli/collective_eval.h"
+#include "cli/parallel.h"
+#include "saturn/ga.h"
+
+struct ga_eval {
+    const struct saturn_config *cfg;
+    bool thickness;
+    const int64_t *const *genes;
+    double *fitness;
+    int jobs;
+    int failed;
+    struct saturn_error err;
+};
+
+static void eval_one(void *user, size_t i)
+{
+    struct ga_eval *e = user;
+    uint64_t d = 0, t = 0;
+    struct saturn_error err = {0};
+    if (collective_eval(e->cfg, e->genes[i], &d, &t, &err)) {
+        e->failed = 1; /* the first failure's message is enough */
+        if (!e->err.code)
+            e->err = err;
+        e->fitness[i] = INFINITY;
+        return;
+    }
+    e->fitness[i] = (double)(e->thickness ? t : d);
+}
+
+static void eval_batch(void *user, const int64_t *const *genes, size_t n, double *fitness)
+{
+    struct ga_eval *e = user;
+    e->genes = genes;
+    e->fitness = fitness;
+    cli_parallel_for(n, e->jobs, eval_one, e);
+}
+
+static void progress(void *user, uint32_t g, double best)
+{
+    const struct saturn_ga_params *p = user;
+    if (isatty(STDERR_FILENO))
+        fprintf(stderr, "\r  ga: generation %u/%u, best %.0f   ", g, p->generations, best);
+}
+
+int cmd_ga(int argc, char **argv)
+{
+    struct cli_args a;
+    int jobs = 0;
+    const char *schedule = NULL;
+    /* -j N and --schedule PATH are this command's own options */
+    char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    int nrest = 0;
+    for (int i = 0; i < argc; i++) {
+        if ((!strcmp(argv[i], "-j") || !strcmp(argv[i], "--schedule")) && i + 1 < argc) {
+            if (argv[i][1] == 'j')
+                jobs = atoi(argv[++i]);
+            else
+                schedule = argv[++i];
+        } else {
+            rest[nrest++] = argv[i];
+        }
+    }
+    int rc = cli_parse(nrest, rest, &a, false);
+    if (rc || a.help) {
+        if (a.help)
+            printf("usage: saturn ga [--preset NAME] [FILE.ini] [key=value ...] --schedule OUT.csv\n"
+                   "                 [-j N] [--json PATH] [-q]\n\n"
+                   "Optimises the start time I_i of every node for a collective (paper 003,\n"
+                   "section 4.3): a gene is the vector of I_i in [0, t_d0 - l_c], t_d0 the\n"
+                   "duration with every node starting at 0 (unison) and l_c the slice length;\n"
+                   "fitness ga.fitness = height (duration) or thickness (effective thickness\n"
+                   "T_e); ga.genes, ga.generations, ga.crossover_interval, ga.crossover_rate,\n"
+                   "ga.mutation_rate, ga.lifetime, ga.watchdog; seed sim.seed. The unison\n"
+                   "schedule is in the first population, so the result is never worse.\n"
+                   "Fitness evaluations run on -j N cores (default: all). Writes the best\n"
+                   "schedule as node,offset lines (use it with collective.schedule).\n");
+        cli_free(&a);
+        free(rest);
+        return rc;
+    }
+    free(rest);
+    struct saturn_error err = {0};
+    if (!schedule) {
+        fprintf(stderr, "saturn: error: ga needs --schedule OUT.csv (where the best schedule goes)\n");
+        cli_free(&a);
+        return EXIT_BAD_INPUT;
+    }
+    if (saturn_config_enum(a.cfg, "sim.workload") != 1) {
+        saturn_config_fail(a.cfg, "sim.workload", &err, "saturn ga optimises a collective; "
+                                                         "set sim.workload = collective");
+        rc = cli_fail(&err);
+        cli_free(&a);
+        return rc;
+    }
+    uint64_t d0, t0;
+    if ((rc = collective_eval(a.cfg, NULL, &d0, &t0, &err))) {
+        rc = cli_fail(&err);
+        cli_free(&a);
+        return rc;
+    }
+    /* the slice length l_c, as the collective computes it */
+    int64_t slices = saturn_config_int(a.cfg, "collective.slices");
+    int64_t payload = saturn_config_int(a.cfg, "collective.payload");
+    int64_t lc = payload > 0 || slices > 1
+                     ? (payload > 0 ? payload : saturn_config_int(a.cfg, "traffic.packet_length") - 1) / slices + 1
+                     : saturn_config_int(a.cfg, "traffic.packet_length");
+    int64_t k[SATURN_LIST_MAX];
+    int nk = saturn_config_list(a.cfg, "network.k", k, SATURN_LIST_MAX);
+    size_t nodes = 1;
+    for (int d = 0; d < saturn_config_int(a.cfg, "network.n"); d++)
+        nodes *= (size_t)(nk == 1 ? k[0] : k[d]);
+    struct saturn_ga_params p = {
+        .genes = (uint32_t)saturn_config_int(a.cfg, "ga.genes"),
+        .members = (uint32_t)nodes,
+        .max_value = (int64_t)d0 - lc > 0 ? (int64_t)d0 - lc : 0,
+        .generations = (uint32_t)saturn_config_int(a.cfg, "ga.generations"),
+        .crossover_interval = (uint32_t)saturn_config_int(a.cfg, "ga.crossover_interval"),
+        .crossover_rate = saturn_config_real(a.cfg, "ga.crossover_rate"),
+        .mutation_rate = saturn_config_real(a.cfg, "ga.mutation_rate"),
+        .lifetime = (uint32_t)saturn_config_int(a.cfg, "ga.lifetime"),
+        .watchdog = (uint32_t)saturn_config_int(a.cfg, "ga.watchdog"),
+        .seed = (uint64_t)saturn_config_int(a.cfg, "sim.seed"),
+    };
+    struct ga_eval e = {.cfg = a.cfg, .thickness = saturn_config_enum(a.cfg, "ga.fitness") == 1,
+                        .jobs = jobs};
+    int64_t *unison = calloc(nodes, sizeof *unison);
+    struct saturn_ga_result res = {0};
+    if (!unison)
+        rc = saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
+    else
+        rc = saturn_ga_run(&p, unison, eval_batch, &e, a.quiet ? NULL : progress, &p, &res, &err);
+    cli_progress_clear();
+    if (!rc && e.failed)
+        err = e.err, rc = err.code ? err.code : 1;
+    uint64_t d1 = 0, t1 = 0;
+    if (!rc)
+        rc = collective_eval(a.cfg, res.best, &d1, &t1, &err);
+    if (!rc)
+        rc = schedule_write(schedule, res.best, nodes, &err);
+    if (rc) {
+        rc = cli_fail(&err);
+    } else if (!a.quiet) {
+        printf("saturn %s ga: %zu nodes, slice of %lld flits, I_i in [0, %lld], fitness %s\n",
+               saturn_version(), nodes, (long long)lc, (long long)p.max_value,
+               e.thickness ? "thickness (T_e)" : "height (t_d)");
+        printf("  unison     t_d0 %llu cycles, T_e %llu cycles\n", (unsigned long long)d0,
+               (unsigned long long)t0);
+        printf("  optimised  t_d  %llu cycles, T_e %llu cycles (generation %u of %u, %llu evaluations)\n",
+               (unsigned long long)d1, (unsigned long long)t1, res.best_generation, p.generations,
+               (unsigned long long)res.evaluations);
+        printf("  schedule   %s\n", schedule);
+    }
+    saturn_ga_result_free(&res);
+    free(unison);
+    cli_free(&a);
+    return rc;
+}
