@@ -485,6 +485,51 @@ static void bad_parameters(void **state)
     toy_free(&u);
 }
 
+/* init_all: the first population is every gene a copy of `initial`. */
+struct first_batch {
+    int calls;
+    size_t n;
+    int all_initial;
+};
+
+static void first_batch_eval(void *user, const int64_t *const *genes, size_t n, double *fitness)
+{
+    struct first_batch *fb = user;
+    if (fb->calls++ == 0) {
+        fb->n = n;
+        fb->all_initial = 1;
+        for (size_t i = 0; i < n; i++)
+            for (int j = 0; j < 8; j++)
+                if (genes[i][j] != 3)
+                    fb->all_initial = 0;
+    }
+    for (size_t i = 0; i < n; i++)
+        fitness[i] = (double)genes[i][0];
+}
+
+static void init_all_copies_initial(void **state)
+{
+    (void)state;
+    const int64_t initial[8] = {3, 3, 3, 3, 3, 3, 3, 3};
+    struct saturn_ga_params p = {.genes = 6, .members = 8, .max_value = 9, .generations = 1,
+                                 .mutation_rate = 0.1, .seed = 4, .init_all = 1};
+    struct first_batch fb = {0, 0, 0};
+    struct saturn_ga_result res;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_ga_run(&p, initial, first_batch_eval, &fb, NULL, NULL, &res, &err),
+                     SATURN_OK);
+    assert_int_equal(fb.n, 6);
+    assert_true(fb.all_initial);
+    saturn_ga_result_free(&res);
+    /* without it, the other genes are random: not all 3s */
+    p.init_all = 0;
+    fb = (struct first_batch){0, 0, 0};
+    assert_int_equal(saturn_ga_run(&p, initial, first_batch_eval, &fb, NULL, NULL, &res, &err),
+                     SATURN_OK);
+    assert_false(fb.all_initial);
+    saturn_ga_result_free(&res);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -498,6 +543,7 @@ int main(void)
         cmocka_unit_test(lifetime_redraws),
         cmocka_unit_test(watchdog_redraws),
         cmocka_unit_test(bad_parameters),
+        cmocka_unit_test(init_all_copies_initial),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

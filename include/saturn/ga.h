@@ -24,6 +24,7 @@ struct saturn_ga_params {
     uint32_t lifetime;           /* lt: a gene older than this many generations is re-drawn (0: off) */
     uint32_t watchdog;           /* wd: no new best for this many generations re-draws every gene (0: off) */
     uint64_t seed;
+    int init_all;                /* every gene starts as `initial` (else only gene 0; the rest random) */
 };
 
 /* Evaluate n genes (each `members` long), writing fitness[i] (lower is

@@ -128,6 +128,7 @@ int cmd_ga(int argc, char **argv)
         .lifetime = (uint32_t)saturn_config_int(a.cfg, "ga.lifetime"),
         .watchdog = (uint32_t)saturn_config_int(a.cfg, "ga.watchdog"),
         .seed = (uint64_t)saturn_config_int(a.cfg, "sim.seed"),
+        .init_all = saturn_config_enum(a.cfg, "ga.init") == 1,
     };
     struct ga_eval e = {.cfg = a.cfg, .thickness = saturn_config_enum(a.cfg, "ga.fitness") == 1,
                         .jobs = jobs};

@@ -4,12 +4,16 @@
 #include "saturn/config.h"
 
 static const char *const fitness_names[] = {"height", "thickness", NULL};
+static const char *const init_names[] = {"random", "unison", NULL};
 
 const struct saturn_param cupstack_params[] = {
     {"ga.fitness", SATURN_PARAM_ENUM, "height", 0, 0, fitness_names,
      "what the GA minimises: height (the slice's duration t_d) or thickness (T_e, the longest "
      "first-to-last flit time of a link)"},
     {"ga.genes", SATURN_PARAM_INT, "50", 2, 100000, NULL, "population size"},
+    {"ga.init", SATURN_PARAM_ENUM, "random", 0, 0, init_names,
+     "first population: random (unison and random schedules) or unison (every gene unison; "
+     "the search starts from it: the paper does not say)"},
     {"ga.generations", SATURN_PARAM_INT, "200", 1, 1e9, NULL, "generations to run"},
     {"ga.crossover_interval", SATURN_PARAM_INT, "100", 0, 1e9, NULL,
      "i_c: a crossover instead of the mutation every i_c generations (0: never)"},

@@ -2,7 +2,8 @@
  * 4.3). A gene is `members` integers in [0, max_value]; lower fitness is
  * better. The semantics, exactly:
  *
- * - Population of `genes` genes. Gene 0 is a copy of `initial` when one is
+ * - Population of `genes` genes (every one a copy of `initial` when
+ *   init_all is set). Gene 0 is a copy of `initial` when one is
  *   given; every other gene is drawn uniformly from [0, max_value]. The
  *   whole population is evaluated in one batch (generation 0).
  * - Generation g = 1..generations: crossover when crossover_interval > 0
@@ -308,7 +309,7 @@ int saturn_ga_run(const struct saturn_ga_params *p, const int64_t *initial,
     /* Generation 0: `initial` and random genes. */
     for (size_t i = 0; i < genes; i++) {
         int64_t *x = row(g.cand, g.m, i);
-        if (i == 0 && initial)
+        if (initial && (i == 0 || p->init_all))
             memcpy(x, initial, g.m * sizeof *x);
         else
             draw_gene(&g, x);
