@@ -162,6 +162,28 @@ done
 check config-roundtrip 0 "$bin" config "$tmp/resolved.ini"
 contains config-roundtrip "$tmp/out" "vcs = 5"
 
+# Presets, analytic model, GA and cup-stacking from the command line.
+check presets 0 "$bin" config --presets
+contains presets "$tmp/out" "levitin2019"
+check bad-preset 2 "$bin" run --preset nope
+contains bad-preset "$tmp/err" "unknown preset 'nope'"
+check model 0 "$bin" model --preset levitin2019 traffic.distance=3
+contains model "$tmp/out" "bound by the injection and ejection channels"
+contains model "$tmp/out" "lambda_cr = 4/(l m) = 0.13333"
+tiny="network.k=4 router.buf_flits=4 sim.workload=collective collective.packets=1 traffic.pattern=bitrev"
+check ga-needs-schedule 2 "$bin" ga $tiny
+check ga 0 "$bin" ga $tiny collective.payload=7 ga.generations=5 ga.genes=4 -j 2 --schedule "$tmp/s.csv"
+contains ga "$tmp/out" "optimised"
+[ "$(wc -l <"$tmp/s.csv")" = 17 ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL ga schedule lines"; }
+check cupstack 0 "$bin" cupstack $tiny collective.payload=14 collective.slices=2 collective.schedule="$tmp/s.csv" --csv "$tmp/cs.csv"
+contains cupstack "$tmp/out" "T_e (s - 1) + t_d"
+contains cupstack-csv "$tmp/cs.csv" "interval,duration,thickness"
+check chart 0 "$bin" run $tiny collective.payload=14 collective.slices=2 --chart "$tmp/c.png" --links "$tmp/l.csv" -q
+[ -s "$tmp/c.png" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL chart file"; }
+contains links "$tmp/l.csv" "router,port,first,last,busy,occupation"
+check chart-steady 2 "$bin" run network.k=4 steady.warmup=100 steady.measure=200 --chart "$tmp/no.png"
+[ -e "$tmp/no.png" ] && { fail=$((fail + 1)); echo "FAIL: chart file left after an error"; } || pass=$((pass + 1))
+
 # docs/CONFIG.md is the registry as it is (scripts/gen-config-doc.sh regenerates it).
 "$bin" config --list >"$tmp/list"
 if diff <(sed -n '/^```$/,/^```$/p' "$src/docs/CONFIG.md" | sed '1d;$d') "$tmp/list" >/dev/null
