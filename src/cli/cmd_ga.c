@@ -146,6 +146,20 @@ int cmd_ga(int argc, char **argv)
         rc = collective_eval(a.cfg, res.best, &d1, &t1, &err);
     if (!rc)
         rc = schedule_write(schedule, res.best, nodes, &err);
+    if (!rc && a.json_path) { /* the optimisation's metrics as one record */
+        char buf[1024];
+        int len = snprintf(buf, sizeof buf,
+                           "{\n  \"saturn\": \"%s\",\n  \"fitness\": \"%s\",\n"
+                           "  \"unison\": {\"duration\": %llu, \"thickness\": %llu},\n"
+                           "  \"optimised\": {\"duration\": %llu, \"thickness\": %llu, "
+                           "\"fitness\": %.17g, \"generation\": %u, \"evaluations\": %llu},\n"
+                           "  \"generations\": %u\n}\n",
+                           saturn_version(), e.thickness ? "thickness" : "height",
+                           (unsigned long long)d0, (unsigned long long)t0,
+                           (unsigned long long)d1, (unsigned long long)t1, res.best_fitness,
+                           res.best_generation, (unsigned long long)res.evaluations, p.generations);
+        rc = saturn_write_file_atomic(a.json_path, buf, (size_t)len, &err);
+    }
     if (rc) {
         rc = cli_fail(&err);
     } else if (!a.quiet) {
