@@ -93,6 +93,23 @@ static void record_link(struct net *n, uint32_t gop, flit_t f)
     }
 }
 
+/* Flit f leaves router r on the link of output port gop, VC vc, and
+ * reaches the next router after delay cycles. */
+static inline void onto_link(struct net *n, uint32_t r, struct port *op, uint32_t gop,
+                             struct ovc *o, uint32_t vc, flit_t f, uint32_t delay)
+{
+    if (!op->out_unlimited)
+        o->credits--;
+    net_push_event(n, n->now + delay, EV_FLIT, op->far_in, vc, f);
+    n->rocc[r]--;
+    n->flit_hops++;
+    op->last_send = n->now + 1;
+    if (f.flags & FLIT_HEAD)
+        n->pk[f.pid].hops++;
+    if (n->link_first)
+        record_link(n, gop, f);
+}
+
 /* Move the front flit of input VC (p, v) through the crossbar. */
 static void xfer(struct net *n, uint32_t r, int p, int v)
 {
@@ -133,17 +150,7 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
             net_push_event(n, n->now + n->xbar_delay, EV_OBUF, gop, iv->out_vc, f);
         }
     } else {
-        if (!op->out_unlimited)
-            o->credits--;
-        net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_in,
-                       iv->out_vc, f);
-        n->rocc[r]--;
-        n->flit_hops++;
-        op->last_send = n->now + 1;
-        if (f.flags & FLIT_HEAD)
-            n->pk[f.pid].hops++;
-        if (n->link_first)
-            record_link(n, gop, f);
+        onto_link(n, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency);
     }
     n->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -165,16 +172,7 @@ static void link_send(struct net *n, uint32_t r, struct port *op, uint32_t gop, 
         op->ob_nonempty &= ~(1ULL << v);
     if (!n->obuf_unlimited)
         o->ob_space++;
-    if (!op->out_unlimited)
-        o->credits--;
-    net_push_event(n, n->now + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
-    n->rocc[r]--;
-    n->flit_hops++;
-    op->last_send = n->now + 1;
-    if (f.flags & FLIT_HEAD)
-        n->pk[f.pid].hops++;
-    if (n->link_first)
-        record_link(n, gop, f);
+    onto_link(n, r, op, gop, o, (uint32_t)v, f, op->latency);
     n->last_move = n->now;
     if (n->packet_links)
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
