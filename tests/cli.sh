@@ -184,6 +184,19 @@ contains links "$tmp/l.csv" "router,port,first,last,busy,occupation"
 check chart-steady 2 "$bin" run network.k=4 steady.warmup=100 steady.measure=200 --chart "$tmp/no.png"
 [ -e "$tmp/no.png" ] && { fail=$((fail + 1)); echo "FAIL: chart file left after an error"; } || pass=$((pass + 1))
 
+# Combinations refused after review: packet order without unbounded output
+# buffers (it can deadlock), slices without payload, cupstack on many packets.
+check packet-order 2 "$bin" run router.output_order=packet
+contains packet-order "$tmp/err" "needs router.out_buf_unlimited = true"
+check empty-slices 2 "$bin" run $tiny collective.payload=3 collective.slices=4
+contains empty-slices "$tmp/err" "collective.slices = 4"
+check cupstack-packets 2 "$bin" cupstack $tiny collective.packets=2 collective.payload=8 collective.slices=2
+check bad-jobs 2 "$bin" ga $tiny -j abc --schedule "$tmp/s2.csv"
+# an undefined packet entropy is null in JSON, n/a in the summary
+check entropy-null 0 "$bin" run --preset levitin2019 network.k=4 traffic.packet_rate=0.02 steady.warmup=200 --json "$tmp/e.json"
+contains entropy-null "$tmp/out" "packet entropy E n/a"
+grep -qE '"entropy_mean":[[:space:]]*null' "$tmp/e.json" && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL entropy null in JSON"; }
+
 # docs/CONFIG.md is the registry as it is (scripts/gen-config-doc.sh regenerates it).
 "$bin" config --list >"$tmp/list"
 if diff <(sed -n '/^```$/,/^```$/p' "$src/docs/CONFIG.md" | sed '1d;$d') "$tmp/list" >/dev/null

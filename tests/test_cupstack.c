@@ -97,6 +97,24 @@ static void schedules_and_intervals(void **state)
     assert_int_equal(r.thickness, 24);
     assert_int_equal(r.duration, 27);
     saturn_results_free(&r);
+    /* a byte-order mark, a blank line before the header: accepted */
+    f = fopen(path, "w");
+    fprintf(f, "\xef\xbb\xbf\n# offsets\nnode,offset\n2,5\n");
+    fclose(f);
+    r = run((const char *const[]){RING, "traffic.packet_length=8", key, NULL}, NULL);
+    assert_int_equal(r.duration, 15);
+    saturn_results_free(&r);
+    /* a node given twice names both lines */
+    f = fopen(path, "w");
+    fprintf(f, "node,offset\n1,2\n1,3\n");
+    fclose(f);
+    {
+        struct saturn_config *c2 = test_config((const char *const[]){RING, key, NULL});
+        struct saturn_error e2 = {0};
+        assert_int_equal(saturn_run(c2, &r, &e2), SATURN_EINPUT);
+        assert_non_null(strstr(e2.msg, "already has an offset (line 2)"));
+        saturn_config_free(c2);
+    }
     /* a bad schedule line names the file and line */
     f = fopen(path, "w");
     fprintf(f, "node,offset\n1,2\n9,1\n");

@@ -94,6 +94,9 @@ static void ramp_rows(void *user, const struct saturn_series_row *row)
     r->n++;
     r->last_nominal = row->nominal;
     assert_true(row->smoothed_offered >= 0);
+    /* samples without deliveries do not drag the mean latency towards 0:
+     * it is undefined (-1) or at least the zero-load latency (~14 cycles) */
+    assert_true(row->smoothed_latency == -1 || row->smoothed_latency >= 12);
     if (row->smoothed_offered > r->max_offered_ma)
         r->max_offered_ma = row->smoothed_offered;
 }

@@ -32,12 +32,18 @@ int cmd_cupstack(int argc, char **argv)
     struct cli_args a;
     int jobs = 0;
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest)
+        return 1;
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
-        if (!strcmp(argv[i], "-j") && i + 1 < argc)
-            jobs = atoi(argv[++i]);
-        else
+        if (!strcmp(argv[i], "-j") && i + 1 < argc) {
+            if ((jobs = cli_jobs_arg(argv[++i])) < 0) {
+                free(rest);
+                return EXIT_BAD_INPUT;
+            }
+        } else {
             rest[nrest++] = argv[i];
+        }
     }
     int rc = cli_parse(nrest, rest, &a, true);
     free(rest);
@@ -57,10 +63,12 @@ int cmd_cupstack(int argc, char **argv)
     struct saturn_error err = {0};
     int64_t s = saturn_config_int(a.cfg, "collective.slices");
     int64_t p = saturn_config_int(a.cfg, "collective.payload");
-    if (saturn_config_enum(a.cfg, "sim.workload") != 1 || s < 2 || p < 1) {
+    if (saturn_config_enum(a.cfg, "sim.workload") != 1 || s < 2 || p < s ||
+        saturn_config_int(a.cfg, "collective.packets") != 1) {
         saturn_config_fail(a.cfg, "collective.slices", &err,
-                           "cupstack needs sim.workload = collective, collective.payload > 0 "
-                           "and collective.slices >= 2");
+                           "cupstack needs sim.workload = collective, collective.packets = 1 "
+                           "(one packet per node, as its unit slice is one slice per node), "
+                           "and 2 <= collective.slices <= collective.payload");
         rc = cli_fail(&err);
         cli_free(&a);
         return rc;

@@ -1,6 +1,7 @@
 /* saturn ga: per-node injection times for a collective's slice, optimised
  * by paper 003's genetic algorithm (ga.c), fitness evaluated on local cores. */
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -18,6 +19,7 @@ struct ga_eval {
     int jobs;
     int failed;
     struct saturn_error err;
+    pthread_mutex_t lock; /* the first failure's report */
 };
 
 static void eval_one(void *user, size_t i)
@@ -26,9 +28,11 @@ static void eval_one(void *user, size_t i)
     uint64_t d = 0, t = 0;
     struct saturn_error err = {0};
     if (collective_eval(e->cfg, e->genes[i], &d, &t, &err)) {
-        e->failed = 1; /* the first failure's message is enough */
-        if (!e->err.code)
+        pthread_mutex_lock(&e->lock);
+        if (!e->failed) /* the first failure's message is enough */
             e->err = err;
+        e->failed = 1;
+        pthread_mutex_unlock(&e->lock);
         e->fitness[i] = INFINITY;
         return;
     }
@@ -57,13 +61,17 @@ int cmd_ga(int argc, char **argv)
     const char *schedule = NULL;
     /* -j N and --schedule PATH are this command's own options */
     char **rest = calloc((size_t)argc + 1, sizeof *rest);
+    if (!rest)
+        return 1;
     int nrest = 0;
     for (int i = 0; i < argc; i++) {
         if ((!strcmp(argv[i], "-j") || !strcmp(argv[i], "--schedule")) && i + 1 < argc) {
-            if (argv[i][1] == 'j')
-                jobs = atoi(argv[++i]);
-            else
+            if (argv[i][1] != 'j') {
                 schedule = argv[++i];
+            } else if ((jobs = cli_jobs_arg(argv[++i])) < 0) {
+                free(rest);
+                return EXIT_BAD_INPUT;
+            }
         } else {
             rest[nrest++] = argv[i];
         }
@@ -132,6 +140,7 @@ int cmd_ga(int argc, char **argv)
     };
     struct ga_eval e = {.cfg = a.cfg, .thickness = saturn_config_enum(a.cfg, "ga.fitness") == 1,
                         .jobs = jobs};
+    pthread_mutex_init(&e.lock, NULL);
     int64_t *unison = calloc(nodes, sizeof *unison);
     struct saturn_ga_result res = {0};
     if (!unison)
@@ -175,6 +184,7 @@ int cmd_ga(int argc, char **argv)
     }
     saturn_ga_result_free(&res);
     free(unison);
+    pthread_mutex_destroy(&e.lock);
     cli_free(&a);
     return rc;
 }

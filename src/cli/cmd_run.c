@@ -8,14 +8,27 @@ static void progress(void *user, uint64_t cycle, const char *phase)
     cli_progress(user, (unsigned long long)cycle, phase);
 }
 
+/* A cell of the series: empty where the value is undefined (negative). */
+static void cell(FILE *f, double v, const char *sep)
+{
+    if (v < 0)
+        fputs(sep, f);
+    else
+        fprintf(f, "%.6g%s", v, sep);
+}
+
 static void series_row(void *user, const struct saturn_series_row *r)
 {
     struct cli_csv *c = user;
-    fprintf(c->f, "%llu,%llu,%llu,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g,%.6g\n",
+    fprintf(c->f, "%llu,%llu,%llu,%.4f,%.4f,%.4f,%.6g,%.6g,%.6g,",
             (unsigned long long)r->cycle, (unsigned long long)r->inflight,
             (unsigned long long)r->queued, 100.0 * r->valid_per_router, 100.0 * r->mobility,
-            100.0 * r->throttled, r->accepted, r->offered, r->latency, r->entropy, r->nominal,
-            r->smoothed_offered, r->smoothed_accepted, r->smoothed_latency);
+            100.0 * r->throttled, r->accepted, r->offered, r->latency);
+    cell(c->f, r->entropy, ",");
+    cell(c->f, r->nominal, ",");
+    cell(c->f, r->smoothed_offered, ",");
+    cell(c->f, r->smoothed_accepted, ",");
+    cell(c->f, r->smoothed_latency, "\n");
 }
 
 int cmd_run(int argc, char **argv)

@@ -253,9 +253,13 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
     print_latency(f, "network latency", &r->network_latency);
     fprintf(f, "  %-16s %.3f (%llu packets)\n", "hops", r->hops_mean,
             (unsigned long long)r->packet_latency.count);
-    fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %.3f bits, throttled %.1f %%\n",
-            "mobility", r->mobility_mean, r->valid_per_router, r->entropy_mean,
-            100.0 * r->throttled_mean);
+    char e[32];
+    if (r->entropy_mean < 0) /* no packet stayed in the network for a whole window */
+        snprintf(e, sizeof e, "n/a");
+    else
+        snprintf(e, sizeof e, "%.3f bits", r->entropy_mean);
+    fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %s, throttled %.1f %%\n",
+            "mobility", r->mobility_mean, r->valid_per_router, e, 100.0 * r->throttled_mean);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
                 "occupancy", r->inflight_mean, r->source_queue_mean);

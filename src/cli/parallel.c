@@ -1,4 +1,5 @@
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -49,4 +50,15 @@ void cli_parallel_for(size_t n, int jobs, void (*fn)(void *user, size_t i), void
     free(th);
     for (size_t i = s.next; i < n; i++) /* serial fallback (and jobs <= 1) */
         fn(user, i);
+}
+
+int cli_jobs_arg(const char *v)
+{
+    char *end;
+    long j = strtol(v, &end, 10);
+    if (end == v || *end || j < 1 || j > 4096) {
+        fprintf(stderr, "saturn: error: -j %s: give a number of workers, 1 to 4096\n", v);
+        return -1;
+    }
+    return (int)j;
 }

@@ -77,13 +77,23 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
                                   strerror(errno));
     char line[256];
     int no = 0, rc = SATURN_OK;
+    bool seen_data = false;
+    int *where = calloc(s->net.nnodes, sizeof *where); /* line of each node, 0: none */
+    if (!where) {
+        fclose(f);
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    }
     while (fgets(line, sizeof line, f)) {
         no++;
         char *p = line;
+        if (no == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
+            (unsigned char)p[2] == 0xbf)
+            p += 3; /* a UTF-8 byte-order mark */
         while (isspace((unsigned char)*p))
             p++;
-        if (!*p || *p == '#' || (no == 1 && isalpha((unsigned char)*p)))
+        if (!*p || *p == '#' || (!seen_data && isalpha((unsigned char)*p)))
             continue;
+        seen_data = true;
         long long node, o;
         char extra;
         if (sscanf(p, "%lld , %lld %c", &node, &o, &extra) != 2 || node < 0 ||
@@ -94,8 +104,16 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
                                   path, no, (int)strcspn(p, "\r\n"), p, s->net.nnodes);
             break;
         }
+        if (where[node]) {
+            rc = saturn_error_set(err, SATURN_EINPUT,
+                                  "%s:%d: node %lld already has an offset (line %d) "
+                                  "(collective.schedule)", path, no, node, where[node]);
+            break;
+        }
+        where[node] = no;
         off[node] = o;
     }
+    free(where);
     fclose(f);
     return rc;
 }
@@ -117,6 +135,11 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
             return saturn_config_fail(s->cfg, "traffic.packet_length", err,
                                       "is set by collective.payload and collective.slices "
                                       "(floor(p/s) + 1 flits); give one or the other");
+        if (payload < slices)
+            return saturn_config_fail(s->cfg, "collective.slices", err,
+                                      "%u slices of a %lld-flit payload would leave slices "
+                                      "without payload; at most collective.payload slices",
+                                      slices, (long long)payload);
         len = (uint32_t)(payload / slices) + 1;
     }
     int64_t *off = calloc(n->nnodes, sizeof *off);

@@ -1,9 +1,9 @@
 /* The ramp-load method (paper 000, section 5.1.2): the offered load rises
  * linearly from ramp.from by ramp.per_million flits/node/cycle every
  * million cycles up to ramp.to. Every ramp.sample cycles the accepted and
- * offered loads and the mean latency of the packets delivered in the
- * sample are taken; each is smoothed by a trailing moving average over
- * ramp.smooth samples. The critical load ratio is the smoothed offered
+ * offered loads and the latency of the packets delivered in the sample
+ * are taken; each is smoothed over the last ramp.smooth samples (the
+ * latency as the mean over the packets delivered in them). The critical load ratio is the smoothed offered
  * load at the first sample, once the average is full, where the smoothed
  * accepted load falls more than ramp.drop percent below it; both
  * averages cover the same samples, so the ramp's own slope does not bias
@@ -32,8 +32,12 @@ struct ramp {
     double from, slope, drop;
     uint64_t sample;
     uint32_t window, count, head;
-    double *off, *acc, *lat; /* rings of the last `window` samples */
+    double *off, *acc, *lat; /* rings of the last `window` samples (lat: latency sums) */
+    uint64_t *nlat;          /* packets delivered per sample */
     double sum_off, sum_acc, sum_lat;
+    uint64_t sum_nlat;
+    double lat_total0;       /* delivered-latency totals at the last sample */
+    uint64_t lat_count0;
     struct saturn_results *r;
     bool critical;
 };
@@ -45,21 +49,30 @@ static void ramp_sample(struct saturn_sim *s, struct saturn_series_row *row)
         rp->sum_off -= rp->off[rp->head];
         rp->sum_acc -= rp->acc[rp->head];
         rp->sum_lat -= rp->lat[rp->head];
+        rp->sum_nlat -= rp->nlat[rp->head];
     } else {
         rp->count++;
     }
+    /* latency: the packets delivered in the sample, so that a sample
+     * without deliveries weighs nothing (not a latency of 0) */
+    double lat = s->lat_total - rp->lat_total0;
+    uint64_t nlat = s->lat_count - rp->lat_count0;
+    rp->lat_total0 = s->lat_total;
+    rp->lat_count0 = s->lat_count;
     rp->off[rp->head] = row->offered;
     rp->acc[rp->head] = row->accepted;
-    rp->lat[rp->head] = row->latency;
+    rp->lat[rp->head] = lat;
+    rp->nlat[rp->head] = nlat;
     rp->sum_off += row->offered;
     rp->sum_acc += row->accepted;
-    rp->sum_lat += row->latency;
+    rp->sum_lat += lat;
+    rp->sum_nlat += nlat;
     rp->head = (rp->head + 1) % rp->window;
     double c = rp->count;
     row->nominal = rp->from + rp->slope * (double)(row->cycle + 1);
     row->smoothed_offered = rp->sum_off / c;
     row->smoothed_accepted = rp->sum_acc / c;
-    row->smoothed_latency = rp->sum_lat / c;
+    row->smoothed_latency = rp->sum_nlat ? rp->sum_lat / (double)rp->sum_nlat : -1;
     if (!rp->critical && rp->count == rp->window && row->smoothed_offered > 0 &&
         row->smoothed_accepted < (1.0 - rp->drop) * row->smoothed_offered) {
         rp->critical = true;
@@ -95,9 +108,10 @@ int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error
     rp.off = calloc(rp.window, sizeof *rp.off);
     rp.acc = calloc(rp.window, sizeof *rp.acc);
     rp.lat = calloc(rp.window, sizeof *rp.lat);
+    rp.nlat = calloc(rp.window, sizeof *rp.nlat);
     struct bernoulli b;
     int rc = bernoulli_init(&b, n, to / len, len);
-    if (!rp.off || !rp.acc || !rp.lat || rc) {
+    if (!rp.off || !rp.acc || !rp.lat || !rp.nlat || rc) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         goto out;
     }
@@ -133,5 +147,6 @@ out:
     free(rp.off);
     free(rp.acc);
     free(rp.lat);
+    free(rp.nlat);
     return rc;
 }

@@ -128,7 +128,10 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "critical_cycle", (double)r->critical_cycle);
     cJSON_AddNumberToObject(o, "mobility_mean", r->mobility_mean);
     cJSON_AddNumberToObject(o, "valid_per_router", r->valid_per_router);
-    cJSON_AddNumberToObject(o, "entropy_mean", r->entropy_mean);
+    if (r->entropy_mean < 0) /* undefined: no packet stayed a whole window */
+        cJSON_AddNullToObject(o, "entropy_mean");
+    else
+        cJSON_AddNumberToObject(o, "entropy_mean", r->entropy_mean);
     cJSON_AddNumberToObject(o, "throttled_mean", r->throttled_mean);
     cJSON_AddItemToObject(o, "hist", hist_json(r));
 }

@@ -22,7 +22,8 @@ const struct saturn_param router_params[] = {
      "unbounded output VC buffers (storage buffers: a blocked packet condenses there)"},
     {"router.output_order", SATURN_PARAM_ENUM, "flit", 0, 0, output_orders,
      "flit: outputs interleave VCs flit by flit, round-robin; packet: an output (link or "
-     "ejection) carries one packet at a time, the earliest arrived first (ties: lowest packet id)"},
+     "ejection) carries one packet at a time, the earliest arrived first (ties: lowest packet "
+     "id); needs router.out_buf_unlimited"},
     {"router.switching", SATURN_PARAM_ENUM, "wormhole", 0, 0, switching_names,
      "wormhole | vct (a head advances only if the next buffer takes the whole packet) | unlimited (unbounded buffers)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
@@ -252,6 +253,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->obuf_unlimited = saturn_config_bool(cfg, "router.out_buf_unlimited");
     n->obuf_on = n->obuf_cap > 0 || n->obuf_unlimited;
     n->packet_links = saturn_config_enum(cfg, "router.output_order") == 1;
+    if (n->packet_links && !n->obuf_unlimited && !saturn_config_bool(cfg, "debug.allow_deadlock"))
+        return saturn_config_fail(cfg, "router.output_order", err,
+                                  "packet order holds a whole link for one packet, across its "
+                                  "VCs, which undoes the VC separation that keeps DOR "
+                                  "deadlock-free; it needs router.out_buf_unlimited = true");
     if (n->obuf_unlimited && n->obuf_cap)
         return saturn_config_fail(cfg, "router.out_buf_unlimited", err,
                                   "router.out_buf_flits = %u bounds the output buffers; "
