@@ -303,7 +303,8 @@ void router_step(struct net *n, uint32_t r)
     /* Mobility: counted buffers holding a flit as the cycle starts. */
     uint32_t nv = 0;
     for (uint64_t pm = n->rports[r] & n->mob_ports; pm; pm &= pm - 1)
-        nv += (uint32_t)__builtin_popcountll(ports[__builtin_ctzll(pm)].nonempty);
+        for (uint64_t m = ports[__builtin_ctzll(pm)].nonempty; m; m &= m - 1)
+            nv++; /* few bits: cheaper than a popcount call without -mpopcnt */
     n->rnv[r] = nv;
     n->rna[r] = 0; /* counted by xfer */
     n->rstamp[r] = now + 1;
