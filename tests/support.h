@@ -12,4 +12,21 @@
 
 /* A configuration from "key=value" words; fails the test on a bad word. */
 struct saturn_config *test_config(const char *const *kv);
+
+/* Runs the configuration of those words; fails the test on an error. */
+struct saturn_results test_run(const char *const *kv);
+
+/* A temporary folder per test (cmocka setup/teardown): its files are
+ * removed with it; test_dir_entries counts them. The path is the first
+ * member, so a test may use *state directly as the folder's path. */
+struct test_dir {
+    char path[256];
+};
+int test_dir_setup(void **state);
+int test_dir_teardown(void **state);
+int test_dir_entries(const struct test_dir *d);
+/* Writes text to dir/name; returns the path (valid until the next call). */
+const char *test_put_file(const char *dir, const char *name, const char *text);
+/* The file's contents (up to 64 KiB), malloc'd. */
+char *test_slurp(const char *path);
 #endif

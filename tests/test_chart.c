@@ -14,54 +14,8 @@
 #include "saturn/io.h"
 #include "saturn/trace.h"
 
-struct dir {
-    char path[256];
-};
 
-static int dir_setup(void **state)
-{
-    struct dir *d = malloc(sizeof *d);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(d->path, sizeof d->path, "%s/saturn_test_chart.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(d->path)) {
-        free(d);
-        return -1;
-    }
-    *state = d;
-    return 0;
-}
-
-/* Removes the folder's files (tests make no subfolders), then the folder. */
-static int dir_teardown(void **state)
-{
-    struct dir *d = *state;
-    DIR *dp = opendir(d->path);
-    for (struct dirent *e; dp && (e = readdir(dp));) {
-        char p[600];
-        snprintf(p, sizeof p, "%s/%s", d->path, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(p);
-    }
-    if (dp)
-        closedir(dp);
-    rmdir(d->path);
-    free(d);
-    return 0;
-}
-
-static int dir_entries(const struct dir *d)
-{
-    int n = 0;
-    DIR *dp = opendir(d->path);
-    assert_non_null(dp);
-    for (struct dirent *e; (e = readdir(dp));)
-        n += e->d_name[0] != '.';
-    closedir(dp);
-    return n;
-}
-
-static const char *in_dir(const struct dir *d, const char *name)
+static const char *in_dir(const struct test_dir *d, const char *name)
 {
     static char path[600];
     snprintf(path, sizeof path, "%s/%s", d->path, name);
@@ -154,12 +108,12 @@ static void test_colour(void **state)
 
 static void test_chart_roundtrip(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     struct saturn_link_trace t = tiny_trace();
     struct saturn_error err = {0};
     const char *path = in_dir(d, "chart.png");
     assert_int_equal(saturn_chart_png(path, &t, 2, &err), SATURN_OK);
-    assert_int_equal(dir_entries(d), 1); /* no temporary left behind */
+    assert_int_equal(test_dir_entries(d), 1); /* no temporary left behind */
 
     uint32_t w, h;
     uint8_t *px = read_rgb(path, &w, &h);
@@ -196,12 +150,12 @@ static void test_chart_roundtrip(void **state)
     assert_pixel(px, w, 2, 0, 230, 25, 25);
     assert_pixel(px, w, 0, 3, 0, 128, 128); /* slice 9, teal */
     free(px);
-    assert_int_equal(dir_entries(d), 1);
+    assert_int_equal(test_dir_entries(d), 1);
 }
 
 static void test_chart_bad_scale(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     struct saturn_link_trace t = tiny_trace();
     struct saturn_error err = {0};
     const char *path = in_dir(d, "chart.png");
@@ -209,12 +163,12 @@ static void test_chart_bad_scale(void **state)
     assert_int_equal(err.code, SATURN_EINPUT);
     assert_contains(err.msg, "scale");
     assert_int_equal(saturn_chart_png(path, &t, -3, &err), SATURN_EINPUT);
-    assert_int_equal(dir_entries(d), 0);
+    assert_int_equal(test_dir_entries(d), 0);
 }
 
 static void test_chart_missing_dir(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     struct saturn_link_trace t = tiny_trace();
     struct saturn_error err = {0};
     const char *path = in_dir(d, "no/such/dir/chart.png");
@@ -224,12 +178,12 @@ static void test_chart_missing_dir(void **state)
     assert_contains(err.msg, "chart.png");
     struct stat st;
     assert_int_not_equal(stat(path, &st), 0);
-    assert_int_equal(dir_entries(d), 0);
+    assert_int_equal(test_dir_entries(d), 0);
 }
 
 static void test_chart_too_big(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     struct saturn_error err = {0};
     const char *path = in_dir(d, "chart.png");
     uint8_t *cells = calloc(30001, 1);
@@ -254,7 +208,7 @@ static void test_chart_too_big(void **state)
     assert_int_equal(saturn_chart_png(path, &tall, 2, &err), SATURN_EINPUT);
     tall.cycles = UINT64_MAX / 2 + 1;
     assert_int_equal(saturn_chart_png(path, &tall, 2, &err), SATURN_EINPUT);
-    assert_int_equal(dir_entries(d), 0);
+    assert_int_equal(test_dir_entries(d), 0);
 
     /* Exactly 30000 pixels is allowed. */
     tall.cycles = 15000;
@@ -270,12 +224,12 @@ static void test_chart_too_big(void **state)
 
 static void test_chart_empty(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     struct saturn_error err = {0};
     const char *path = in_dir(d, "chart.png");
     struct saturn_link_trace t = {0};
     assert_int_equal(saturn_chart_png(path, &t, 1, &err), SATURN_EINPUT);
-    assert_int_equal(dir_entries(d), 0);
+    assert_int_equal(test_dir_entries(d), 0);
 }
 
 static void test_trace_free(void **state)
@@ -302,11 +256,11 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_colour),
-        cmocka_unit_test_setup_teardown(test_chart_roundtrip, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_chart_bad_scale, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_chart_missing_dir, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_chart_too_big, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_chart_empty, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_chart_roundtrip, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_chart_bad_scale, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_chart_missing_dir, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_chart_too_big, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_chart_empty, test_dir_setup, test_dir_teardown),
         cmocka_unit_test(test_trace_free),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

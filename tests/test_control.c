@@ -244,24 +244,13 @@ static void mobility_by_hand(void **state)
     }
 }
 
-static struct saturn_results run(const char *const *kv)
-{
-    struct saturn_config *c = test_config(kv);
-    struct saturn_error err = {0};
-    struct saturn_results r;
-    if (saturn_run(c, &r, &err))
-        fail_msg("%s", err.msg);
-    saturn_config_free(c);
-    return r;
-}
-
 /* Controllers that never close the gate change nothing, bit for bit. */
 static void inert_controllers_equal_noth(void **state)
 {
     (void)state;
     const char *const base[] = {"network.k=6", "sim.workload=collective", "collective.packets=5",
                                 "traffic.pattern=randperm", NULL};
-    struct saturn_results a = run(base);
+    struct saturn_results a = test_run(base);
     const char *const variants[][6] = {
         {"control.model=base", "entropy.rth=0", "entropy.rn=0", NULL},
         {"control.model=hyst", "entropy.ron=0", "entropy.info=vcc", NULL},
@@ -275,7 +264,7 @@ static void inert_controllers_equal_noth(void **state)
         for (int j = 0; variants[v][j]; j++)
             kv[i++] = variants[v][j];
         kv[i] = NULL;
-        struct saturn_results b = run(kv);
+        struct saturn_results b = test_run(kv);
         assert_int_equal(a.duration, b.duration);
         assert_memory_equal(&a.packet_latency, &b.packet_latency, sizeof a.packet_latency);
         assert_true(a.mobility_mean == b.mobility_mean);
@@ -291,9 +280,9 @@ static void inert_controllers_equal_noth(void **state)
 static void throttling_acts(void **state)
 {
     (void)state;
-    struct saturn_results a = run((const char *const[]){
+    struct saturn_results a = test_run((const char *const[]){
         "network.k=8", "sim.workload=collective", "traffic.pattern=bitrev", NULL});
-    struct saturn_results b = run((const char *const[]){
+    struct saturn_results b = test_run((const char *const[]){
         "network.k=8", "sim.workload=collective", "traffic.pattern=bitrev",
         "control.model=base", "entropy.rth=100", "entropy.rn=0", NULL});
     assert_true(b.throttled_mean > 0.1);

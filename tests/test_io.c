@@ -13,9 +13,6 @@
 #include "support.h"
 #include "saturn/io.h"
 
-struct dir {
-    char path[256];
-};
 
 static void assert_contains(const char *haystack, const char *needle)
 {
@@ -23,76 +20,10 @@ static void assert_contains(const char *haystack, const char *needle)
         fail_msg("'%s' does not contain '%s'", haystack, needle);
 }
 
-static int dir_setup(void **state)
-{
-    struct dir *d = malloc(sizeof *d);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(d->path, sizeof d->path, "%s/saturn_test_io.XXXXXX",
-             tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(d->path)) {
-        free(d);
-        return -1;
-    }
-    *state = d;
-    return 0;
-}
-
-/* Removes the folder's files (tests make no subfolders), then the folder. */
-static int dir_teardown(void **state)
-{
-    struct dir *d = *state;
-    DIR *dp = opendir(d->path);
-    for (struct dirent *e; dp && (e = readdir(dp));) {
-        char p[600];
-        snprintf(p, sizeof p, "%s/%s", d->path, e->d_name);
-        if (e->d_name[0] != '.')
-            unlink(p);
-    }
-    if (dp)
-        closedir(dp);
-    rmdir(d->path);
-    free(d);
-    return 0;
-}
-
-static int dir_entries(const struct dir *d)
-{
-    int n = 0;
-    DIR *dp = opendir(d->path);
-    assert_non_null(dp);
-    for (struct dirent *e; (e = readdir(dp));)
-        n += e->d_name[0] != '.';
-    closedir(dp);
-    return n;
-}
-
 /* Writes text to NAME in the test folder; returns the full path (static). */
-static const char *put_file(const struct dir *d, const char *name,
-                            const char *text)
-{
-    static char path[600];
-    snprintf(path, sizeof path, "%s/%s", d->path, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 static void test_load_sections(void **state)
 {
-    const char *path = put_file(*state, "a.ini",
+    const char *path = test_put_file(*state, "a.ini",
                                 "; a comment\n"
                                 "# another\n"
                                 "network.topology = mesh\n"
@@ -121,7 +52,7 @@ static void test_load_sections(void **state)
 
 static void test_error_names_line(void **state)
 {
-    const char *path = put_file(*state, "bad.ini",
+    const char *path = test_put_file(*state, "bad.ini",
                                 "[network]\n"
                                 "k = 4\n"
                                 "n = abc\n"
@@ -136,7 +67,7 @@ static void test_error_names_line(void **state)
     assert_string_equal(saturn_config_str(c, "network.topology"), "torus");
     saturn_config_free(c);
 
-    path = put_file(*state, "typo.ini", "\n[network]\ntpology = mesh\n");
+    path = test_put_file(*state, "typo.ini", "\n[network]\ntpology = mesh\n");
     c = saturn_config_new();
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
     snprintf(want, sizeof want, "%s:3: unknown key 'network.tpology'", path);
@@ -145,7 +76,7 @@ static void test_error_names_line(void **state)
     saturn_config_free(c);
 
     /* a bare key before any section is not guessed, only suggested */
-    path = put_file(*state, "bare.ini", "n = 3\n");
+    path = test_put_file(*state, "bare.ini", "n = 3\n");
     c = saturn_config_new();
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
     assert_contains(err.msg, "bare.ini:1: unknown key 'n'; did you mean 'network.n'?");
@@ -154,7 +85,7 @@ static void test_error_names_line(void **state)
 
 static void test_unreadable(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     char path[600];
     snprintf(path, sizeof path, "%s/missing.ini", d->path);
     struct saturn_config *c = saturn_config_new();
@@ -172,7 +103,7 @@ static void test_unreadable(void **state)
 
 static void test_syntax_error(void **state)
 {
-    const char *path = put_file(*state, "syn.ini",
+    const char *path = test_put_file(*state, "syn.ini",
                                 "[network]\n"
                                 "n = 3\n"
                                 "this line has no equals sign\n"
@@ -189,14 +120,14 @@ static void test_syntax_error(void **state)
     saturn_config_free(c);
 
     /* an unclosed section header */
-    path = put_file(*state, "sec.ini", "[network\nn = 3\n");
+    path = test_put_file(*state, "sec.ini", "[network\nn = 3\n");
     c = saturn_config_new();
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
     assert_contains(err.msg, "sec.ini:1: syntax error");
     saturn_config_free(c);
 
     /* a bad value before a syntax error is the first error */
-    path = put_file(*state, "both.ini", "[network]\nn = 0\ngarbage\n");
+    path = test_put_file(*state, "both.ini", "[network]\nn = 0\ngarbage\n");
     c = saturn_config_new();
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
     assert_contains(err.msg, "both.ini:2: network.n = 0: out of range");
@@ -209,7 +140,7 @@ static void test_long_line(void **state)
     size_t n = strlen(text);
     memset(text + n, 'x', 1000);
     strcpy(text + n + 1000, "\nk = 4\n");
-    const char *path = put_file(*state, "long.ini", text);
+    const char *path = test_put_file(*state, "long.ini", text);
     struct saturn_config *c = saturn_config_new();
     struct saturn_error err = {0};
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
@@ -228,7 +159,7 @@ static void assert_same_config(const struct saturn_config *a,
 
 static void test_write_ini_round_trip(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     const char *const kv[] = {"network.k=4,8", "network.n=2",
                               "network.topology=mesh", NULL};
     struct saturn_config *a = test_config(kv);
@@ -239,7 +170,7 @@ static void test_write_ini_round_trip(void **state)
     saturn_config_write_ini(a, f);
     fclose(f);
 
-    char *text = slurp(path);
+    char *text = test_slurp(path);
     assert_contains(text, "[network]\ntopology = mesh\nk = 4,8\nn = 2\n");
     assert_null(strstr(text, "network.n")); /* written under its section */
     free(text);
@@ -436,7 +367,7 @@ static void test_results_free(void **state)
 
 static void test_atomic_write(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     char path[600];
     snprintf(path, sizeof path, "%s/out.json", d->path);
     struct saturn_error err = {0};
@@ -447,7 +378,7 @@ static void test_atomic_write(void **state)
     assert_int_equal(fread(buf, 1, sizeof buf, f), sizeof data);
     fclose(f);
     assert_memory_equal(buf, data, sizeof data);
-    assert_int_equal(dir_entries(d), 1); /* no temporary left behind */
+    assert_int_equal(test_dir_entries(d), 1); /* no temporary left behind */
 
     struct stat st;
     assert_int_equal(stat(path, &st), 0);
@@ -458,12 +389,12 @@ static void test_atomic_write(void **state)
     assert_int_equal(saturn_write_file_atomic(path, "", 0, &err), SATURN_OK);
     assert_int_equal(stat(path, &st), 0);
     assert_int_equal(st.st_size, 0);
-    assert_int_equal(dir_entries(d), 1);
+    assert_int_equal(test_dir_entries(d), 1);
 }
 
 static void test_atomic_write_fails(void **state)
 {
-    struct dir *d = *state;
+    struct test_dir *d = *state;
     char path[600];
     snprintf(path, sizeof path, "%s/nope/out.json", d->path);
     struct saturn_error err = {0};
@@ -471,31 +402,31 @@ static void test_atomic_write_fails(void **state)
     assert_int_equal(err.code, SATURN_EINPUT);
     assert_contains(err.msg, path);
     assert_contains(err.msg, "No such file or directory");
-    assert_int_equal(dir_entries(d), 0);
+    assert_int_equal(test_dir_entries(d), 0);
 
     /* a folder where the file should be: nothing replaced, nothing left */
     snprintf(path, sizeof path, "%s/sub", d->path);
     assert_int_equal(mkdir(path, 0700), 0);
     assert_int_equal(saturn_write_file_atomic(path, "x", 1, &err), SATURN_EINPUT);
     assert_contains(err.msg, path);
-    assert_int_equal(dir_entries(d), 1);
+    assert_int_equal(test_dir_entries(d), 1);
     rmdir(path);
 }
 
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_load_sections, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_error_names_line, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_unreadable, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_syntax_error, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_long_line, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_write_ini_round_trip, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_load_sections, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_error_names_line, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_unreadable, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_syntax_error, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_long_line, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_write_ini_round_trip, test_dir_setup, test_dir_teardown),
         cmocka_unit_test(test_apply_arg),
         cmocka_unit_test(test_json),
         cmocka_unit_test(test_results_free),
-        cmocka_unit_test_setup_teardown(test_atomic_write, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_atomic_write_fails, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_write, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_atomic_write_fails, test_dir_setup, test_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -7,17 +7,6 @@
 #include "experiment/sim.h"
 #include "support.h"
 
-static struct saturn_results run_ok(const char *const *kv)
-{
-    struct saturn_config *c = test_config(kv);
-    struct saturn_error err = {0};
-    struct saturn_results r;
-    if (saturn_run(c, &r, &err) != SATURN_OK)
-        fail_msg("%s", err.msg);
-    saturn_config_free(c);
-    return r;
-}
-
 /* A saturated collective with the per-cycle audit on, in every mode: the
  * audit checks conservation and credits each cycle, the sinks check
  * destination, order and uniqueness, and the run ends only when every
@@ -42,7 +31,7 @@ static void audit_every_mode_under_load(void **state)
         for (int j = 0; modes[m][j]; j++)
             kv[i++] = modes[m][j];
         kv[i] = NULL;
-        struct saturn_results r = run_ok(kv);
+        struct saturn_results r = test_run(kv);
         assert_int_equal(r.measured_delivered, 36 * 6);
         assert_int_equal(r.packet_latency.count, 36 * 6);
         assert_true(r.duration > 0);
@@ -54,7 +43,7 @@ static void audit_every_mode_under_load(void **state)
 static void audit_steady_overload(void **state)
 {
     (void)state;
-    struct saturn_results r = run_ok((const char *const[]){
+    struct saturn_results r = test_run((const char *const[]){
         "network.k=5", "traffic.flit_rate=0.9", "steady.warmup=300", "steady.measure=600",
         "steady.drain_max=300", "sim.check_invariants=true", NULL});
     assert_true(r.saturated);
@@ -67,7 +56,7 @@ static void same_seed_same_result(void **state)
     (void)state;
     const char *const kv[] = {"network.k=6", "traffic.flit_rate=0.3", "steady.warmup=500",
                               "steady.measure=2000", "sim.seed=7", "traffic.pattern=randperm", NULL};
-    struct saturn_results a = run_ok(kv), b = run_ok(kv);
+    struct saturn_results a = test_run(kv), b = test_run(kv);
     assert_memory_equal(&a.packet_latency, &b.packet_latency, sizeof a.packet_latency);
     assert_true(a.accepted == b.accepted && a.offered == b.offered && a.hops_mean == b.hops_mean);
     assert_int_equal(a.cycles, b.cycles);
@@ -75,7 +64,7 @@ static void same_seed_same_result(void **state)
     assert_memory_equal(a.hist, b.hist, a.hist_n * sizeof *a.hist);
     const char *const kv2[] = {"network.k=6", "traffic.flit_rate=0.3", "steady.warmup=500",
                                "steady.measure=2000", "sim.seed=8", "traffic.pattern=randperm", NULL};
-    struct saturn_results c = run_ok(kv2);
+    struct saturn_results c = test_run(kv2);
     assert_true(c.packet_latency.mean != a.packet_latency.mean);
     saturn_results_free(&a);
     saturn_results_free(&b);
@@ -99,7 +88,7 @@ static void watchdog_reports_deadlock(void **state)
     assert_non_null(strstr(err.msg, "(closed)"));
     saturn_config_free(c);
     /* The same network with its datelines does not deadlock. */
-    struct saturn_results ok = run_ok((const char *const[]){
+    struct saturn_results ok = test_run((const char *const[]){
         "network.k=8", "network.n=1", "router.vcs=2", "traffic.flit_rate=0.9",
         "router.buf_flits=2", "sim.watchdog=200", "steady.warmup=1000", "steady.measure=3000",
         "steady.drain_max=2000", NULL});
@@ -122,7 +111,7 @@ static void deadlock_prone_config_refused(void **state)
 static void collective_counts_every_packet(void **state)
 {
     (void)state;
-    struct saturn_results r = run_ok((const char *const[]){
+    struct saturn_results r = test_run((const char *const[]){
         "network.k=8", "sim.workload=collective", "collective.packets=10",
         "traffic.pattern=bitcomp", NULL});
     assert_int_equal(r.measured_packets, 640);
@@ -163,7 +152,7 @@ static void audit_catches_corruption(void **state)
 static void ejection_is_one_flit_per_cycle(void **state)
 {
     (void)state;
-    struct saturn_results r = run_ok((const char *const[]){
+    struct saturn_results r = test_run((const char *const[]){
         "network.k=4", "sim.workload=collective", "collective.packets=20", "traffic.pattern=hotspot",
         "traffic.hotspot_fraction=1", "router.out_buf_flits=16", "router.speedup=4",
         "sim.check_invariants=true", NULL});
@@ -176,7 +165,7 @@ static void ejection_is_one_flit_per_cycle(void **state)
 static void too_few_vcs_stays_in_range(void **state)
 {
     (void)state;
-    struct saturn_results r = run_ok((const char *const[]){
+    struct saturn_results r = test_run((const char *const[]){
         "network.k=4", "router.vcs=1", "routing.dateline=cumulative", "debug.allow_deadlock=true",
         "sim.check_invariants=true", "sim.workload=collective", "collective.packets=1", NULL});
     saturn_results_free(&r);

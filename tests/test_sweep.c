@@ -21,51 +21,6 @@ static void assert_contains(const char *haystack, const char *needle)
         fail_msg("'%s' does not contain '%s'", haystack, needle);
 }
 
-/* A fresh temporary folder per test (state), removed with its files. */
-static int dir_setup(void **state)
-{
-    char *d = malloc(256);
-    const char *tmp = getenv("TMPDIR");
-    snprintf(d, 256, "%s/saturn_test_sweep.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(d)) {
-        free(d);
-        return -1;
-    }
-    *state = d;
-    return 0;
-}
-
-static int dir_teardown(void **state)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", (char *)*state);
-    int rc = system(cmd);
-    free(*state);
-    return rc;
-}
-
-static char *put_file(const char *dir, const char *name, const char *text)
-{
-    static char path[400];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    fclose(f);
-    return path;
-}
-
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    assert_non_null(f);
-    char *buf = calloc(1, 1 << 16);
-    size_t n = fread(buf, 1, (1 << 16) - 1, f);
-    buf[n] = 0;
-    fclose(f);
-    return buf;
-}
-
 static struct saturn_sweep *load_ok(const char *path)
 {
     struct saturn_sweep *sw = NULL;
@@ -85,7 +40,7 @@ static const char *label(const struct saturn_sweep *sw, size_t p)
 
 static void test_expansion(void **state)
 {
-    const char *path = put_file(*state, "s.ini",
+    const char *path = test_put_file(*state, "s.ini",
                                 "[network]\n"
                                 "k = 4\n"
                                 "[sweep base]\n"
@@ -153,7 +108,7 @@ static void test_expansion(void **state)
 
 static void expect_error(const char *dir, const char *text, const char *line_and_msg)
 {
-    const char *path = put_file(dir, "bad.ini", text);
+    const char *path = test_put_file(dir, "bad.ini", text);
     struct saturn_sweep *sw = NULL;
     struct saturn_error err = {0};
     assert_int_equal(saturn_sweep_load(path, &sw, &err), SATURN_EINPUT);
@@ -185,7 +140,7 @@ static void test_spec_errors(void **state)
 
 static void test_csv(void **state)
 {
-    const char *spec = put_file(*state, "s.ini",
+    const char *spec = test_put_file(*state, "s.ini",
                                 "[sweep]\nrouter.vcs = 2:3\ntraffic.pattern = uniform, torn\n"
                                 "[sweep]\nrouter.buf_flits = 4\n");
     struct saturn_sweep *sw = load_ok(spec);
@@ -206,14 +161,14 @@ static void test_csv(void **state)
     /* A killed run: rows out of order, the last one cut short. */
     char text[4096];
     snprintf(text, sizeof text, "%s%s%s%.10s", header, rows[3], rows[0], rows[1]);
-    const char *csv = put_file(*state, "o.csv", text);
+    const char *csv = test_put_file(*state, "o.csv", text);
     bool done[5] = {false}, exists = false;
     struct saturn_error err = {0};
     assert_int_equal(saturn_sweep_csv_scan(sw, csv, done, &exists, &err), SATURN_OK);
     assert_true(exists);
     assert_true(done[0] && done[3]);
     assert_false(done[1] || done[2] || done[4]);
-    char *after = slurp(csv);
+    char *after = test_slurp(csv);
     snprintf(text, sizeof text, "%s%s%s", header, rows[3], rows[0]); /* partial line dropped */
     assert_string_equal(after, text);
     free(after);
@@ -225,7 +180,7 @@ static void test_csv(void **state)
     fputs(rows[1], f);
     fclose(f);
     assert_int_equal(saturn_sweep_csv_sort(csv, &err), SATURN_OK);
-    after = slurp(csv);
+    after = test_slurp(csv);
     snprintf(text, sizeof text, "%s%s%s%s%s%s", header, rows[0], rows[1], rows[2], rows[3], rows[4]);
     assert_string_equal(after, text);
     free(after);
@@ -241,11 +196,11 @@ static void test_csv(void **state)
     saturn_table_free(t);
 
     /* Another sweep's file is refused, and left alone. */
-    const char *other = put_file(*state, "x.csv", "point,router.vcs,duration\n0,2,5\n");
+    const char *other = test_put_file(*state, "x.csv", "point,router.vcs,duration\n0,2,5\n");
     assert_int_equal(saturn_sweep_csv_scan(sw, other, done, &exists, &err), SATURN_EINPUT);
     assert_contains(err.msg, "written by a different sweep");
     snprintf(text, sizeof text, "%s0,3,uniform,,1,0,0,0,0,0,0,0,1,0.000\n", header);
-    other = put_file(*state, "y.csv", text);
+    other = test_put_file(*state, "y.csv", text);
     assert_int_equal(saturn_sweep_csv_scan(sw, other, done, &exists, &err), SATURN_EINPUT);
     assert_contains(err.msg, "y.csv:2: point 0 has router.vcs = '3' where this sweep has '2'");
     /* No file yet: nothing done. */
@@ -443,9 +398,9 @@ static void test_summary_errors(void **state)
 int main(void)
 {
     const struct CMUnitTest tests[] = {
-        cmocka_unit_test_setup_teardown(test_expansion, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_spec_errors, dir_setup, dir_teardown),
-        cmocka_unit_test_setup_teardown(test_csv, dir_setup, dir_teardown),
+        cmocka_unit_test_setup_teardown(test_expansion, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_spec_errors, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_csv, test_dir_setup, test_dir_teardown),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_summary_errors),
     };

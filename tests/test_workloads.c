@@ -11,26 +11,15 @@
                  "routing.dateline=cumulative", "traffic.packet_length=8", \
                  "sim.workload=collective", "collective.packets=10"
 
-static struct saturn_results run(const char *const *kv)
-{
-    struct saturn_config *c = test_config(kv);
-    struct saturn_error err = {0};
-    struct saturn_results r;
-    if (saturn_run(c, &r, &err))
-        fail_msg("%s", err.msg);
-    saturn_config_free(c);
-    return r;
-}
-
 /* Recorded values: a change here is a change of the model, to be explained. */
 static void trns_noth_duration_is_recorded(void **state)
 {
     (void)state;
-    struct saturn_results a = run((const char *const[]){PAPER000, "traffic.pattern=trns",
+    struct saturn_results a = test_run((const char *const[]){PAPER000, "traffic.pattern=trns",
                                                         "routing.tie=positive", NULL});
     assert_int_equal(a.duration, 1367);
     saturn_results_free(&a);
-    struct saturn_results b = run((const char *const[]){PAPER000, "traffic.pattern=trns",
+    struct saturn_results b = test_run((const char *const[]){PAPER000, "traffic.pattern=trns",
                                                         "routing.tie=random", "sim.seed=1", NULL});
     assert_int_equal(b.duration, 1333);
     saturn_results_free(&b);
