@@ -9,7 +9,6 @@
 #include "net/net.h"
 #include "support.h"
 
-int table_min_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports);
 
 static struct net *preset_net(const char *const *extra, struct saturn_config **cfg)
 {
@@ -56,7 +55,7 @@ static void rule_free_lowest_busy_highest(void **state)
     struct net *n = preset_net(NULL, &cfg);
     uint32_t dst = 2 + 2 * 8;
     int ports[8];
-    assert_int_equal(table_min_ports(n, 0, dst, ports), 2);
+    assert_int_equal(route_minimal_ports(n, 0, dst, ports), 2);
     assert_int_equal(ports[0], 0);
     assert_int_equal(ports[1], 2);
     assert_int_equal(route_port(n, 0, dst), 0);  /* both free: the lowest */
@@ -70,7 +69,7 @@ static void rule_free_lowest_busy_highest(void **state)
     n->ovcs[2 * n->V + 3].owner = -1;
     n->ports[0].link_hold = -1;
     /* distance exactly k/2 in x: both ways minimal, + (port 0) first */
-    assert_int_equal(table_min_ports(n, 0, 4, ports), 2);
+    assert_int_equal(route_minimal_ports(n, 0, 4, ports), 2);
     assert_int_equal(ports[0], 0);
     assert_int_equal(ports[1], 1);
     n->ports[0].link_hold = 0;

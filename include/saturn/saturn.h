@@ -54,6 +54,10 @@ struct saturn_series_row {
     /* ramp workload only (-1 otherwise): nominal offered load at the end of
      * the interval, and moving averages over ramp.smooth intervals */
     double nominal, smoothed_offered, smoothed_accepted, smoothed_latency;
+    /* injection controllers with a threshold (static, selftune; -1
+     * otherwise): the threshold and the congestion estimate at the last
+     * cycle of the interval */
+    double threshold, estimate;
 };
 typedef void (*saturn_series_fn)(void *user, const struct saturn_series_row *row);
 void saturn_sim_set_series(struct saturn_sim *s, uint64_t interval, saturn_series_fn fn,

@@ -28,7 +28,9 @@ static void series_row(void *user, const struct saturn_series_row *r)
     cell(c->f, r->nominal, ",");
     cell(c->f, r->smoothed_offered, ",");
     cell(c->f, r->smoothed_accepted, ",");
-    cell(c->f, r->smoothed_latency, "\n");
+    cell(c->f, r->smoothed_latency, ",");
+    cell(c->f, r->threshold, ",");
+    cell(c->f, r->estimate, "\n");
 }
 
 int cmd_run(int argc, char **argv)
@@ -67,7 +69,7 @@ int cmd_run(int argc, char **argv)
     if (a.series_path) {
         if ((rc = cli_csv_open(&series, a.series_path,
                                "cycle,inflight,queued,ba_pct,mr_pct,thr_pct,accepted,offered,"
-                               "latency,entropy,nominal,offered_ma,accepted_ma,latency_ma\n"))) {
+                               "latency,entropy,nominal,offered_ma,accepted_ma,latency_ma,threshold,estimate\n"))) {
             saturn_sim_free(sim);
             cli_free(&a);
             return rc;

@@ -30,6 +30,10 @@ struct ctl_ops {
     void (*packet_sent)(void *state, const struct net *n, uint32_t node);
     /* Nodes whose throttle is on now (for %thr). */
     uint32_t (*throttled)(const void *state);
+    /* Optional, for the time series: the controller's current threshold
+     * and congestion estimate (both in its own unit, e.g. full buffers);
+     * leave a value negative when the policy has none. */
+    void (*probe)(const void *state, double *threshold, double *estimate);
     void (*free)(void *state);
 };
 

@@ -220,7 +220,11 @@ static void after_cycle(struct saturn_sim *s)
         .smoothed_offered = -1,
         .smoothed_accepted = -1,
         .smoothed_latency = -1,
+        .threshold = -1,
+        .estimate = -1,
     };
+    if (n->ctl->probe)
+        n->ctl->probe(n->ctl_state, &row.threshold, &row.estimate);
     if (s->series_decorate)
         s->series_decorate(s, &row);
     if (s->series)

@@ -41,6 +41,11 @@ struct route_ops {
     void (*free)(void *state);
 };
 
+/* The minimal output ports of router r towards router dst on a k-ary
+ * n-cube or mesh, in increasing port order (both ways round at distance
+ * exactly k/2 on a torus); none when r == dst. Returns how many. */
+int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports);
+
 /* The registry of routing policies, by the name in routing.algorithm. */
 const struct route_ops *route_find(const char *name);
 

@@ -27,28 +27,6 @@ static bool port_free(const struct net *n, uint32_t router, int port)
     return true;
 }
 
-/* Minimal ports of router r towards router dst, in increasing order. */
-int table_min_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports)
-{
-    const struct topo *t = &n->topo;
-    int np = 0;
-    for (int d = 0; d < t->n; d++) {
-        int c = topo_coord(t, r, d), g = topo_coord(t, dst, d), k = t->k[d];
-        if (c == g)
-            continue;
-        if (t->kind == TOPO_MESH) {
-            ports[np++] = g > c ? 2 * d : 2 * d + 1;
-            continue;
-        }
-        int fw = ((g - c) % k + k) % k, bw = k - fw;
-        if (fw <= bw)
-            ports[np++] = 2 * d;
-        if (bw <= fw)
-            ports[np++] = 2 * d + 1;
-    }
-    return np;
-}
-
 static void table_min_route(void *state, const struct net *n, uint32_t router, int in_port,
                             int in_vc, struct packet *p, struct route_result *out)
 {
@@ -59,7 +37,7 @@ static void table_min_route(void *state, const struct net *n, uint32_t router, i
     if (router == dst) {
         port = topo_node_port(t, p->dst);
     } else {
-        int ports[2 * TOPO_MAX_DIMS], np = table_min_ports(n, router, dst, ports);
+        int ports[2 * TOPO_MAX_DIMS], np = route_minimal_ports(n, router, dst, ports);
         port = ports[np - 1];
         for (int i = 0; i < np; i++)
             if (port_free(n, router, ports[i])) {

@@ -1,0 +1,26 @@
+/* Minimal output ports on k-ary n-cubes and meshes: shared by the
+ * adaptive routing policies and by injection controllers that look at the
+ * "useful" channels of a packet (ALO). */
+#include "net/net.h"
+#include "route/route.h"
+
+int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports)
+{
+    const struct topo *t = &n->topo;
+    int np = 0;
+    for (int d = 0; d < t->n; d++) {
+        int c = topo_coord(t, r, d), g = topo_coord(t, dst, d), k = t->k[d];
+        if (c == g)
+            continue;
+        if (t->kind == TOPO_MESH) {
+            ports[np++] = g > c ? 2 * d : 2 * d + 1;
+            continue;
+        }
+        int fw = ((g - c) % k + k) % k, bw = k - fw;
+        if (fw <= bw)
+            ports[np++] = 2 * d;
+        if (bw <= fw)
+            ports[np++] = 2 * d + 1;
+    }
+    return np;
+}
