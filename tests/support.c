@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "net/net.h"
 #include "support.h"
 #include "saturn/io.h"
 
@@ -96,4 +97,21 @@ char *test_slurp(const char *path)
     buf[n] = 0;
     fclose(f);
     return buf;
+}
+
+struct net *test_net(const char *const *kv, struct saturn_config **cfg)
+{
+    struct net *n = calloc(1, sizeof *n);
+    *cfg = test_config(kv);
+    struct saturn_error err = {0};
+    if (!n || net_create(n, *cfg, 1, &err))
+        fail_msg("%s", err.msg);
+    return n;
+}
+
+void test_net_free(struct net *n, struct saturn_config *cfg)
+{
+    net_destroy(n);
+    free(n);
+    saturn_config_free(cfg);
 }

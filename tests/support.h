@@ -13,6 +13,11 @@
 /* A configuration from "key=value" words; fails the test on a bad word. */
 struct saturn_config *test_config(const char *const *kv);
 
+/* A bare network (engine level) from those words, and its disposal. */
+struct net;
+struct net *test_net(const char *const *kv, struct saturn_config **cfg);
+void test_net_free(struct net *n, struct saturn_config *cfg);
+
 /* Runs the configuration of those words; fails the test on an error. */
 struct saturn_results test_run(const char *const *kv);
 

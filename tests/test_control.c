@@ -11,23 +11,6 @@
 #include "net/net.h"
 #include "support.h"
 
-static struct net *new_net(const char *const *kv, struct saturn_config **cfg)
-{
-    struct net *n = calloc(1, sizeof *n);
-    *cfg = test_config(kv);
-    struct saturn_error err = {0};
-    if (net_create(n, *cfg, 1, &err))
-        fail_msg("%s", err.msg);
-    return n;
-}
-
-static void free_net(struct net *n, struct saturn_config *cfg)
-{
-    net_destroy(n);
-    free(n);
-    saturn_config_free(cfg);
-}
-
 /* Fig. 2 and Fig. 3 (as section 6.2 reads them), 100 routers. */
 static void decision_rules(void **state)
 {
@@ -63,7 +46,7 @@ static void circuit_delay_model(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = new_net((const char *const[]){"network.k=5,4", NULL}, &cfg);
+    struct net *n = test_net((const char *const[]){"network.k=5,4", NULL}, &cfg);
     const struct topo *t = &n->topo;
     for (uint32_t src = 0; src < t->routers; src += 3) {
         struct gsum g;
@@ -96,7 +79,7 @@ static void circuit_delay_model(void **state)
             assert_int_equal(first[r], (int64_t)t0 + up + topo_distance(t, 0, r));
         gsum_free(&g);
     }
-    free_net(n, cfg);
+    test_net_free(n, cfg);
 }
 
 /* Cycle stealing: a register waits while its link carries data. */
@@ -104,7 +87,7 @@ static void vcc_waits_for_idle_links(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = new_net((const char *const[]){"network.k=4", "network.n=1", NULL}, &cfg);
+    struct net *n = test_net((const char *const[]){"network.k=4", "network.n=1", NULL}, &cfg);
     struct gsum g;
     assert_int_equal(gsum_init(&g, GSUM_VCC, n), SATURN_OK);
     /* router 1 sends towards 0 on its - port (1); keep that link busy for cycles 0..4 */
@@ -122,7 +105,7 @@ static void vcc_waits_for_idle_links(void **state)
      * end of cycle 5, the first cycle the link is free */
     assert_int_equal(first, 6);
     gsum_free(&g);
-    free_net(n, cfg);
+    test_net_free(n, cfg);
 }
 
 struct starts {
@@ -143,7 +126,7 @@ static void guard_time_fixed(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = new_net((const char *const[]){
+    struct net *n = test_net((const char *const[]){
         "network.k=4", "control.model=gt.x", "entropy.tg=5", "entropy.ron=0",
         "entropy.roff=0", "entropy.rn=0", "traffic.packet_length=4", NULL}, &cfg);
     struct starts s = {0};
@@ -156,7 +139,7 @@ static void guard_time_fixed(void **state)
     assert_int_equal(s.n, 4);
     for (int i = 0; i < 4; i++)
         assert_int_equal(s.t_inj[i], (uint64_t)i * (4 + 5));
-    free_net(n, cfg);
+    test_net_free(n, cfg);
 }
 
 /* gt.a: the guard is uniform over 0..2tG. */
@@ -164,7 +147,7 @@ static void guard_time_random(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = new_net((const char *const[]){
+    struct net *n = test_net((const char *const[]){
         "network.k=4", "control.model=gt.a", "entropy.tg=2", "entropy.ron=0",
         "entropy.roff=0", "entropy.rn=0", "traffic.packet_length=1", NULL}, &cfg);
     struct starts s = {0};
@@ -183,7 +166,7 @@ static void guard_time_random(void **state)
     }
     for (int g = 0; g < 5; g++)
         assert_true(seen[g] > 0);
-    free_net(n, cfg);
+    test_net_free(n, cfg);
 }
 
 /* A gate that closes after cycle 1: the packet that started goes out whole. */
@@ -198,7 +181,7 @@ static void started_packet_never_cut(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = new_net((const char *const[]){"network.k=4", "traffic.packet_length=20",
+    struct net *n = test_net((const char *const[]){"network.k=4", "traffic.packet_length=20",
                                                   "router.buf_flits=32", NULL}, &cfg);
     struct ctl_ops gate = {.name = "test", .may_start = closed_after_one};
     n->ctl = &gate;
@@ -213,7 +196,7 @@ static void started_packet_never_cut(void **state)
     assert_int_equal(n->queued_packets, 1); /* the second never started */
     assert_int_equal(n->flits_in_net, 0);
     n->ctl = ctl_find("noth");
-    free_net(n, cfg);
+    test_net_free(n, cfg);
 }
 
 /* Nv and Na by hand: nodes 1 and 3 of a 4-ring send to node 2. At cycle 2
@@ -226,7 +209,7 @@ static void mobility_by_hand(void **state)
     const char *const sets[] = {"entropy.buffers=all", "entropy.buffers=network"};
     for (int k = 0; k < 2; k++) {
         struct saturn_config *cfg;
-        struct net *n = new_net((const char *const[]){"network.k=4", "network.n=1",
+        struct net *n = test_net((const char *const[]){"network.k=4", "network.n=1",
                                                       "traffic.packet_length=4", sets[k], NULL},
                                 &cfg);
         net_packet_new(n, 1, 2, 4, true);
@@ -240,7 +223,7 @@ static void mobility_by_hand(void **state)
         assert_int_equal(net_step(n), SATURN_OK); /* cycle 2 */
         assert_int_equal(n->rnv[2], 2);
         assert_int_equal(n->rna[2], 1);
-        free_net(n, cfg);
+        test_net_free(n, cfg);
     }
 }
 

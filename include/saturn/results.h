@@ -29,7 +29,7 @@ struct saturn_latency {
 };
 
 struct saturn_results {
-    const char *workload;       /* "steady" or "collective" */
+    const char *workload;       /* "steady", "collective", "ramp" or "phases" */
     uint64_t seed;
     uint64_t nodes, routers;
     uint64_t cycles;            /* cycles simulated in total */
@@ -74,6 +74,10 @@ struct saturn_results {
     double valid_per_router;     /* mean Nv / routers */
     double entropy_mean;         /* mean packet entropy E over complete windows (-1: none) */
     double throttled_mean;       /* mean fraction of nodes with their gate shut */
+
+    /* deadlock recovery (routing.algorithm = disha), whole run */
+    uint64_t recoveries;         /* packets sent through the recovery lane */
+    uint64_t recovery_busy;      /* cycles the recovery token was held */
 
     size_t hist_n;               /* packet latency histogram */
     struct saturn_bucket *hist;

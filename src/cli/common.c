@@ -221,6 +221,15 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
                 (unsigned long long)r->measure, (unsigned long long)r->cycles);
         fprintf(f, "  %-16s %.4f flits/node/cycle\n", "offered load", r->offered);
         fprintf(f, "  %-16s %.4f flits/node/cycle\n", "accepted load", r->accepted);
+    } else if (!strcmp(r->workload, "phases")) {
+        fprintf(f, "phases (%s), seed %llu: %llu cycles measured from cycle %llu, %llu cycles in all\n\n",
+                saturn_config_str(c, "phases.list"), (unsigned long long)r->seed,
+                (unsigned long long)r->measure, (unsigned long long)r->warmup,
+                (unsigned long long)r->cycles);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "offered load", r->offered);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "accepted load", r->accepted);
+        if (!r->drained)
+            fprintf(f, "  %-16s %s\n", "undrained", r->saturated_why);
     } else if (!strcmp(r->workload, "ramp")) {
         fprintf(f, "ramp, seed %llu: load from %g rising %g flits/node/cycle per million cycles, "
                    "%llu cycles\n\n",
@@ -260,6 +269,10 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         snprintf(e, sizeof e, "%.3f bits", r->entropy_mean);
     fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %s, throttled %.1f %%\n",
             "mobility", r->mobility_mean, r->valid_per_router, e, 100.0 * r->throttled_mean);
+    if (r->recoveries)
+        fprintf(f, "  %-16s %llu packets through the Disha lane (token held %.1f %% of the run)\n",
+                "recoveries", (unsigned long long)r->recoveries,
+                r->cycles ? 100.0 * (double)r->recovery_busy / (double)r->cycles : 0.0);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
                 "occupancy", r->inflight_mean, r->source_queue_mean);

@@ -8,6 +8,7 @@ extern const struct saturn_param topo_params[];
 extern const struct saturn_param router_params[];
 extern const struct saturn_param routing_params[];
 extern const struct saturn_param route_dor_params[];
+extern const struct saturn_param recovery_params[];
 extern const struct saturn_param pattern_params[];
 extern const struct saturn_param traffic_params[];
 extern const struct saturn_param sim_params[];
@@ -16,14 +17,18 @@ extern const struct saturn_param collective_params[];
 extern const struct saturn_param curve_params[];
 extern const struct saturn_param control_params[];
 extern const struct saturn_param entropy_params[];
+extern const struct saturn_param gather_params[];
+extern const struct saturn_param static_params[];
+extern const struct saturn_param selftune_params[];
 extern const struct saturn_param ramp_params[];
+extern const struct saturn_param phases_params[];
 extern const struct saturn_param cupstack_params[];
 
 static const struct saturn_param *const tables[] = {
-    topo_params,   router_params, routing_params, route_dor_params,
+    topo_params,   router_params, routing_params, route_dor_params, recovery_params,
     pattern_params, traffic_params, sim_params,
-    control_params, entropy_params,
-    steady_params, collective_params, ramp_params, curve_params, cupstack_params,
+    control_params, entropy_params, gather_params, static_params, selftune_params,
+    steady_params, collective_params, ramp_params, phases_params, curve_params, cupstack_params,
 };
 
 size_t params_table_count(void) { return sizeof tables / sizeof tables[0]; }

@@ -8,12 +8,13 @@
 
 #include "experiment/sim.h"
 
-static const char *const workload_names[] = {"steady", "collective", "ramp", NULL};
+static const char *const workload_names[] = {"steady", "collective", "ramp", "phases", NULL};
 
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
      "steady (Bernoulli load: warm-up, measure, drain), collective (N packets per node at "
-     "cycle 0) or ramp (load rising linearly; critical load ratio)"},
+     "cycle 0) ramp (load rising linearly; critical load ratio) or phases (a sequence of "
+     "rate/pattern phases: bursty load, phases.*)"},
     {"sim.seed", SATURN_PARAM_INT, "1", 0, 4.6e18, NULL,
      "random seed; a seed fixes the result bit for bit"},
     {"sim.watchdog", SATURN_PARAM_INT, "10000", 1, 1e12, NULL,
@@ -276,6 +277,8 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->entropy_mean = s->acc_windows ? s->acc_entropy / (double)s->acc_windows : -1;
     r->wall_seconds = sim_clock() - t0;
     r->flit_hops = n->flit_hops;
+    r->recoveries = recovery_count(n);
+    r->recovery_busy = recovery_busy_cycles(n);
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
@@ -291,8 +294,10 @@ int saturn_sim_run(struct saturn_sim *s, struct saturn_results *r,
         return steady_run(s, r, err);
     case 1:
         return collective_run(s, r, err);
-    default:
+    case 2:
         return ramp_run(s, r, err);
+    default:
+        return phases_run(s, r, err);
     }
 }
 

@@ -56,6 +56,7 @@ void sim_accumulate(struct saturn_sim *s, bool on);
 
 int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
+int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 
 double sim_clock(void);

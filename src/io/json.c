@@ -127,6 +127,8 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "critical_nominal", r->critical_nominal);
     cJSON_AddNumberToObject(o, "critical_cycle", (double)r->critical_cycle);
     cJSON_AddNumberToObject(o, "mobility_mean", r->mobility_mean);
+    cJSON_AddNumberToObject(o, "recoveries", (double)r->recoveries);
+    cJSON_AddNumberToObject(o, "recovery_busy", (double)r->recovery_busy);
     cJSON_AddNumberToObject(o, "valid_per_router", r->valid_per_router);
     if (r->entropy_mean < 0) /* undefined: no packet stayed a whole window */
         cJSON_AddNullToObject(o, "entropy_mean");

@@ -63,6 +63,7 @@ bool net_audit(struct net *n)
             }
         }
     }
+    held += n->lane_flits;
     bool ok = true;
     char msg[300];
     if (held != n->flits_in_net) {
@@ -153,7 +154,7 @@ static bool wait_target(const struct net *n, size_t i, size_t *next)
     if (iv->state == IVC_ACTIVE) {
         port = iv->out_port;
         vc = iv->out_vc;
-    } else if (iv->state == IVC_VA && n->iroute[i].route.n > 0) {
+    } else if ((iv->state == IVC_VA || iv->state == IVC_WAIT) && n->iroute[i].route.n > 0) {
         port = n->iroute[i].route.c[0].port;
         vc = n->iroute[i].route.c[0].vc_lo;
     } else {
@@ -203,7 +204,8 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
                     op->far_in / (uint32_t)P);
             else
                 OUT("holds ejection vc %d\n", iv->out_vc);
-        } else if (iv->state == IVC_VA && n->iroute[i].route.n > 0) {
+        } else if ((iv->state == IVC_VA || iv->state == IVC_WAIT) &&
+                   n->iroute[i].route.n > 0) {
             const struct route_cand *c = &n->iroute[i].route.c[0];
             const struct ovc *o = &n->ovcs[((size_t)r * P + c->port) * V + c->vc_lo];
             OUT("waits for out %s vc %d..%d (vc %d owned by in-vc %d)\n",

@@ -10,6 +10,7 @@
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
 static const char *const buffer_sets[] = {"all", "network", NULL};
 static const char *const output_orders[] = {"flit", "packet", NULL};
+static const char *const arbiters[] = {"separable", "central", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -26,6 +27,14 @@ const struct saturn_param router_params[] = {
      "id); needs router.out_buf_unlimited"},
     {"router.switching", SATURN_PARAM_ENUM, "wormhole", 0, 0, switching_names,
      "wormhole | vct (a head advances only if the next buffer takes the whole packet) | unlimited (unbounded buffers)"},
+    {"router.arbiter", SATURN_PARAM_ENUM, "separable", 0, 0, arbiters,
+     "how heads get routed and allocated a VC: separable (every waiting head asks every "
+     "cycle; one grant per output VC) or central (one arbiter per router routes one head at a "
+     "time, round-robin, busy for the routing delay; a head that gets no VC queues again: "
+     "paper 001's router)"},
+    {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "allocate an output VC only when the buffers behind it hold nothing of the previous "
+     "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
     {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
@@ -263,6 +272,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "router.out_buf_flits = %u bounds the output buffers; "
                                   "set it to 0 with unlimited ones", n->obuf_cap);
     n->out_speedup = n->obuf_on ? n->speedup : 1;
+    n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
@@ -270,6 +280,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->inject_latency = (uint32_t)saturn_config_int(cfg, "router.inject_latency");
     n->eject_latency = (uint32_t)saturn_config_int(cfg, "router.eject_latency");
     n->watchdog = (uint64_t)saturn_config_int(cfg, "sim.watchdog");
+    n->source_limit = (uint32_t)saturn_config_int(cfg, "traffic.source_queue");
     n->check = saturn_config_bool(cfg, "sim.check_invariants");
 #ifdef SATURN_DEBUG
     n->check = true;
@@ -306,6 +317,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
+    if (n->central) {
+        n->arb_rr = calloc(n->topo.routers, sizeof *n->arb_rr);
+        n->arb_free = calloc(n->topo.routers, sizeof *n->arb_free);
+        if (!n->arb_rr || !n->arb_free)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    }
 
     if (build_ports(n) || build_buffers(n) || build_nodes(n, seed))
         return saturn_error_set(err, SATURN_ENOMEM,
@@ -322,6 +339,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
+    if (n->rops->recovery && (rc = recovery_create(n, cfg, err)))
+        return rc;
+    n->atomic_vc = saturn_config_bool(cfg, "router.atomic_vc") || n->rops->atomic_vc;
     n->ctl = ctl_find(saturn_config_str(cfg, "control.model"));
     if (!n->ctl)
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
@@ -421,6 +441,9 @@ void net_destroy(struct net *n)
     free(n->rna);
     free(n->rstamp);
     free(n->va_scratch);
+    free(n->arb_rr);
+    free(n->arb_free);
+    recovery_free(n);
     free(n->sa_scratch);
     free(n->router_rng);
     topo_free(&n->topo);
@@ -646,6 +669,8 @@ static void deliver_events(struct net *n)
 int net_step(struct net *n)
 {
     deliver_events(n);
+    if (n->rec)
+        recovery_step(n); /* before the routers: its links are taken this cycle */
 
     n->cyc_nv = n->cyc_na = 0;
     const uint32_t rwords = (n->topo.routers + 63) / 64;

@@ -54,7 +54,11 @@ struct packet {
     uint64_t t_out;     /* head reached its current output (packet-order arbitration) */
 };
 
-enum ivc_state { IVC_IDLE, IVC_ROUTING, IVC_VA, IVC_ACTIVE };
+/* IDLE: no head seen yet. WAIT: a head waits for the central arbiter
+ * (router.arbiter = central). ROUTING: routed, in its routing delay. VA:
+ * asking for an output VC. ACTIVE: holds one. RECOVER: its packet leaves
+ * through the deadlock-recovery lane (src/net/recovery.c). */
+enum ivc_state { IVC_IDLE, IVC_WAIT, IVC_ROUTING, IVC_VA, IVC_ACTIVE, IVC_RECOVER };
 
 /* An input VC: the fields every cycle touches (24 bytes). */
 struct ivc {
@@ -68,6 +72,7 @@ struct ivc {
 /* An input VC's routing state, touched once per packet. */
 struct ivc_route {
     uint64_t ready;     /* routing done */
+    uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     struct route_result route;
 };
@@ -99,6 +104,7 @@ struct port {
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
+    uint64_t stolen;    /* output side: cycle + 1 in which the recovery lane uses the link */
 };
 
 struct node {
@@ -139,7 +145,14 @@ struct net {
     bool obuf_on;           /* output buffers present (obuf_cap > 0 or unlimited) */
     bool obuf_unlimited;
     bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */
+    bool atomic_vc;         /* an output VC is reallocated only once drained downstream */
+    bool central;           /* one central arbiter per router routes one head at a time */
+    uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
+    uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
+    struct recovery *rec;   /* Disha deadlock recovery (NULL: off) */
+    uint64_t lane_flits;    /* flits in the recovery lane (audit) */
     uint64_t watchdog;
+    uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
     struct port *ports;     /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
@@ -209,6 +222,15 @@ struct net_trace {
     uint8_t *cell;          /* rows x links */
     uint64_t rows, cap_rows;
 };
+
+/* Disha deadlock recovery (src/net/recovery.c). */
+int recovery_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err);
+void recovery_step(struct net *n);
+void recovery_free(struct net *n);
+/* Recoveries started so far, and the cycles the token was held. */
+uint64_t recovery_count(const struct net *n);
+uint64_t recovery_busy_cycles(const struct net *n);
+extern const struct saturn_param recovery_params[];
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                struct saturn_error *err);

@@ -23,6 +23,25 @@ static inline void net_push_event(struct net *n, uint64_t when, uint32_t kind,
     e->kind = (uint16_t)kind;
     e->f = f;
 }
+/* Take the front flit of input VC (p, v) of router r out of its buffer,
+ * returning its slot's credit upstream. */
+static inline flit_t net_ivc_pop(struct net *n, uint32_t r, int p, int v)
+{
+    const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
+    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
+    flit_t f = iv->buf[iv->head];
+    iv->head = (iv->head + 1) & iv->mask;
+    if (--iv->count == 0 && !(n->ports[gp].nonempty &= ~(1ULL << v)))
+        n->rports[r] &= ~(1ULL << p);
+    const struct port *in = &n->ports[gp];
+    if (in->cap != 0) { /* unlimited buffers: nobody counts their slots */
+        flit_t none = {0, 0, 0};
+        net_push_event(n, n->now + n->credit_delay,
+                       in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up,
+                       (uint32_t)v, none);
+    }
+    return f;
+}
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
 void router_step(struct net *n, uint32_t r);
 /* A flit reaches its node (checks destination, order, uniqueness). */

@@ -32,14 +32,61 @@ static inline int32_t out_room(const struct net *n, const struct port *op,
     return op->out_unlimited ? INT32_MAX : o->credits;
 }
 
-/* The output VC this head asks for, or false if none is available. */
-static bool va_choose(const struct net *n, const struct port *ports,
+/* With atomic VC allocation (router.atomic_vc, BookSim's
+ * wait_for_tail_credit) an output VC is free only once the last packet's
+ * flits have left the buffers behind it, so that a head never commits to
+ * a VC it cannot enter: Duato's routing needs this in wormhole networks,
+ * or heads committed to full adaptive VCs can wait on each other in a
+ * cycle that no escape channel breaks. */
+static inline bool vc_drained(const struct net *n, const struct port *op, const struct ovc *o)
+{
+    if (op->kind != PORT_NET)
+        return true;
+    if (n->obuf_on && (o->ob_count || (!n->obuf_unlimited && o->ob_space != (int32_t)n->obuf_cap)))
+        return false;
+    return op->out_unlimited || o->credits == (int32_t)n->ports[op->far_in].cap;
+}
+
+/* The output VC this head asks for, or false if none is available. The
+ * first route->sel candidates (when more than one) are an adaptive group:
+ * the free VC with the most room among all of them, ties at random from
+ * the router's stream. */
+static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
                       const struct ovc *ovcs, const struct route_result *route,
                       uint32_t len, int lin, int *op, int *ov)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
-    for (int c = 0; c < route->n; c++) {
+    int c = 0;
+    if (route->sel > 1) {
+        int bp = -1, bv = -1;
+        int32_t best_room = -1;
+        uint64_t ties = 0;
+        for (; c < route->sel; c++) {
+            const struct route_cand *rc = &route->c[c];
+            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+                const struct ovc *o = &ovcs[rc->port * V + v];
+                if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+                    continue;
+                int32_t room = out_room(n, &ports[rc->port], o);
+                if (room < need || room < best_room)
+                    continue;
+                if (room > best_room)
+                    ties = 0;
+                if (++ties > 1 && rng_below(&n->router_rng[r], ties) != 0)
+                    continue;
+                bp = rc->port;
+                bv = v;
+                best_room = room;
+            }
+        }
+        if (bp >= 0) {
+            *op = bp;
+            *ov = bv;
+            return true;
+        }
+    }
+    for (; c < route->n; c++) {
         const struct route_cand *rc = &route->c[c];
         int best = -1;
         int32_t best_room = -1;
@@ -52,7 +99,7 @@ static bool va_choose(const struct net *n, const struct port *ports,
         for (int i = 0; i < span; i++) {
             int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
-            if (o->owner >= 0)
+            if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                 continue;
             int32_t room = out_room(n, &ports[rc->port], o);
             if (room < need || room <= best_room)
@@ -69,16 +116,6 @@ static bool va_choose(const struct net *n, const struct port *ports,
     return false;
 }
 
-static void credit_upstream(struct net *n, uint32_t gp, int v)
-{
-    const struct port *in = &n->ports[gp];
-    if (in->cap == 0)
-        return; /* unlimited buffer: nobody counts its slots */
-    flit_t none = {0, 0, 0};
-    net_push_event(n, n->now + n->credit_delay,
-                   in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up,
-                   (uint32_t)v, none);
-}
 
 /* A flit takes the link of output port gop now (link records). */
 static void record_link(struct net *n, uint32_t gop, flit_t f)
@@ -116,11 +153,7 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     const int P = n->P, V = n->V;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-    flit_t f = iv->buf[iv->head];
-    iv->head = (iv->head + 1) & iv->mask;
-    if (--iv->count == 0 && !(n->ports[gp].nonempty &= ~(1ULL << v)))
-        n->rports[r] &= ~(1ULL << p);
-    credit_upstream(n, gp, v);
+    flit_t f = net_ivc_pop(n, r, p, v);
 
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
     struct port *op = &n->ports[gop];
@@ -201,7 +234,7 @@ static void link_stage(struct net *n, uint32_t r)
     for (int p = 0; p < n->topo.radix; p++) {
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (!op->ob_nonempty)
+        if (!op->ob_nonempty || op->stolen == n->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
         if (n->packet_links) {
@@ -290,6 +323,61 @@ static inline int unrotate(int bit, int s, int width)
     return x >= width ? x - width : x;
 }
 
+/* The central arbiter (paper 001's router): new heads queue for it; when
+ * free, it takes the next waiting head round-robin over the router's
+ * input VCs, routes it (fresh, so adaptive choices see the present) and is
+ * busy for the routing delay (at least one cycle). */
+static void central_arbiter(struct net *n, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const unsigned nlin = (unsigned)(P * V);
+    struct port *ports = &n->ports[(size_t)r * P];
+    struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
+    struct ivc_route *iroute = &n->iroute[(size_t)r * P * V];
+    const uint64_t now = n->now;
+    const bool free_now = now >= n->arb_free[r];
+    int pick = -1;
+    unsigned best = nlin;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        int p = __builtin_ctzll(pm);
+        for (uint64_t m = ports[p].nonempty & ~ports[p].active; m; m &= m - 1) {
+            int v = __builtin_ctzll(m), lin = p * V + v;
+            struct ivc *iv = &ivcs[lin];
+            if (iv->state == IVC_IDLE) {
+                if (!(iv->buf[iv->head].flags & FLIT_HEAD)) {
+                    n->failed = true;
+                    snprintf(n->fail_msg, sizeof n->fail_msg,
+                             "router %u port %d vc %d: body flit at the front of an idle VC",
+                             r, p, v);
+                    return;
+                }
+                iv->state = IVC_WAIT;
+                iroute[lin].t_front = now;
+                iroute[lin].route.n = 0;
+            }
+            if (iv->state != IVC_WAIT || !free_now)
+                continue;
+            unsigned d = ((unsigned)lin + nlin - n->arb_rr[r]) % nlin;
+            if (d < best) {
+                best = d;
+                pick = lin;
+            }
+        }
+    }
+    if (pick < 0)
+        return;
+    struct ivc *iv = &ivcs[pick];
+    struct ivc_route *ir = &iroute[pick];
+    struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+    ir->route.sel = 0;
+    n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
+    ir->ready = now + n->route_delay;
+    ir->len = pk->len;
+    iv->state = IVC_ROUTING;
+    n->arb_free[r] = now + (n->route_delay > 1 ? n->route_delay : 1);
+    n->arb_rr[r] = (uint16_t)((unsigned)pick + 1 == nlin ? 0 : (unsigned)pick + 1);
+}
+
 void router_step(struct net *n, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -310,7 +398,11 @@ void router_step(struct net *n, uint32_t r)
     n->rstamp[r] = now + 1;
     n->cyc_nv += nv;
 
-    /* 1. Route heads at the front of idle VCs; VC allocation requests. */
+    /* 1. Route heads at the front of idle VCs; VC allocation requests.
+     * With one central arbiter, a head waits for it (WAIT), is routed
+     * alone, and goes back to waiting for it when no VC is granted. */
+    if (n->central)
+        central_arbiter(n, r);
     struct va_req *req = n->va_scratch;
     int nreq = 0;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
@@ -331,20 +423,24 @@ void router_step(struct net *n, uint32_t r)
                              "front of an idle VC", r, p, v, f.pid);
                     return;
                 }
+                ir->route.sel = 0;
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
+                ir->t_front = now;
                 ir->len = pk->len;
             }
-            if (iv->state == IVC_ROUTING) {
-                if (now < ir->ready)
-                    continue;
+            if (iv->state != IVC_VA) {
+                if (iv->state != IVC_ROUTING || now < ir->ready)
+                    continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
             }
             int op, ov;
-            if (va_choose(n, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
+            if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
+            else if (n->central)
+                iv->state = IVC_WAIT;
         }
     }
     const unsigned nlin = (unsigned)(P * V);
@@ -376,6 +472,10 @@ void router_step(struct net *n, uint32_t r)
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
+    if (n->central)
+        for (int i = 0; i < nreq; i++)
+            if (ivcs[req[i].lin].state == IVC_VA)
+                ivcs[req[i].lin].state = IVC_WAIT;
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];
@@ -426,6 +526,8 @@ void router_step(struct net *n, uint32_t r)
         uint64_t rot = rotate_from(omask[op], s, P, pfull);
         /* A node takes one flit per cycle whatever the speedup. */
         int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
+        if (__builtin_expect(ports[op].stolen == now + 1, 0))
+            continue; /* the recovery lane has the link this cycle */
         if (n->packet_links && ports[op].kind == PORT_LOCAL) {
             eject_in_order(n, r, op, omask[op], reqvc);
             continue;

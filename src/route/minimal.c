@@ -24,3 +24,23 @@ int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *port
     }
     return np;
 }
+
+void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
+                            int vc_hi, struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    uint32_t dst = topo_node_router(t, p->dst);
+    if (r == dst) {
+        out->n = 1;
+        out->sel = 0;
+        out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
+                                        (uint8_t)(n->V - 1)};
+        return;
+    }
+    int ports[2 * TOPO_MAX_DIMS];
+    int np = route_minimal_ports(n, r, dst, ports);
+    for (int i = 0; i < np; i++)
+        out->c[i] = (struct route_cand){(uint16_t)ports[i], (uint8_t)vc_lo, (uint8_t)vc_hi};
+    out->n = np;
+    out->sel = np;
+}

@@ -3,19 +3,24 @@
 
 #include "route/route.h"
 
-extern const struct route_ops route_dor, route_table_min;
+extern const struct route_ops route_dor, route_table_min, route_duato, route_disha;
 
 static const struct route_ops *const policies[] = {
     &route_dor,
     &route_table_min,
+    &route_duato,
+    &route_disha,
 };
 
-static const char *const algorithm_names[] = {"dor", "table_min", NULL};
+static const char *const algorithm_names[] = {"dor", "table_min", "duato", "disha", NULL};
 
 const struct saturn_param routing_params[] = {
     {"routing.algorithm", SATURN_PARAM_ENUM, "dor", 0, 0, algorithm_names,
      "routing policy: dor (dimension order, x first); table_min (minimal adaptive: the "
-     "lowest-numbered free minimal port, else the highest one's output buffer; paper 002)"},
+     "lowest-numbered free minimal port, else the highest one's output buffer; paper 002); "
+     "duato (fully adaptive minimal on all but the escape VCs, most credits first, escape VCs "
+     "by DOR with a dateline class: deadlock avoidance); disha (fully adaptive minimal on all "
+     "VCs, deadlock recovery through a token-protected lane after disha.timeout; paper 001)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const struct route_ops *route_find(const char *name)

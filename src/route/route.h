@@ -5,6 +5,7 @@
 #ifndef SATURN_ROUTE_H
 #define SATURN_ROUTE_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "saturn/config.h"
@@ -19,8 +20,13 @@ struct route_cand {
     uint8_t vc_lo, vc_hi; /* inclusive */
 };
 
+/* The VC allocator takes the first candidate with a free VC, in order,
+ * except that the first `sel` candidates (sel > 1) form one adaptive group:
+ * among all their free VCs it takes the one with the most room downstream
+ * (credits; ties at random). The router sets sel = 0 before each call. */
 struct route_result {
     int n;
+    int sel;
     struct route_cand c[ROUTE_MAX_CANDS];
 };
 
@@ -39,12 +45,24 @@ struct route_ops {
                   int in_port, int in_vc, struct packet *p,
                   struct route_result *out);
     void (*free)(void *state);
+    /* The policy relies on the engine's deadlock recovery (Disha lane,
+     * src/net/recovery.c) instead of avoiding deadlock. */
+    bool recovery;
+    /* The policy needs atomic VC allocation (router.atomic_vc) in
+     * wormhole and VCT networks to be deadlock-free. */
+    bool atomic_vc;
 };
 
 /* The minimal output ports of router r towards router dst on a k-ary
  * n-cube or mesh, in increasing port order (both ways round at distance
  * exactly k/2 on a torus); none when r == dst. Returns how many. */
 int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports);
+
+/* Fully adaptive minimal candidates for p's head at router r: every
+ * minimal port with VCs vc_lo..vc_hi, as one adaptive group (sel); the
+ * ejection port (any VC) at the destination router. */
+void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
+                            int vc_hi, struct route_result *out);
 
 /* The registry of routing policies, by the name in routing.algorithm. */
 const struct route_ops *route_find(const char *name);

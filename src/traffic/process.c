@@ -12,6 +12,10 @@ const struct saturn_param traffic_params[] = {
      "offered load in packets/node/cycle; set this or traffic.flit_rate, not both"},
     {"traffic.packet_length", SATURN_PARAM_INT, "8", 1, 65535, NULL,
      "flits per packet (fixed)"},
+    {"traffic.source_queue", SATURN_PARAM_INT, "0", 0, 1 << 30, NULL,
+     "packets a source may hold waiting (besides the one it is injecting); a packet born "
+     "when the queue is full is not generated (a source that \"tries\" to send, paper 001); "
+     "0 = unlimited (open loop)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 int traffic_packet_rate(const struct saturn_config *cfg, double *p,
@@ -93,7 +97,9 @@ static void step(struct bernoulli *b, struct net *n, const struct pattern *pat,
         uint32_t i = list[j];
         if (b->next[i] == n->now) {
             struct rng *r = &n->nodes[i].rng;
-            if (accept >= 1.0 || rng_uniform(r) < accept) {
+            if (n->source_limit && n->nodes[i].qcount >= n->source_limit) {
+                b->refused++;
+            } else if (accept >= 1.0 || rng_uniform(r) < accept) {
                 uint32_t dst = pattern_dest(pat, i, r);
                 net_packet_new(n, i, dst, b->len, measured);
                 b->generated_flits += b->len;

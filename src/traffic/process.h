@@ -19,6 +19,7 @@ struct bernoulli {
     uint32_t *spare;
     uint32_t spare_cap;
     uint64_t generated_flits;
+    uint64_t refused;    /* births dropped at a full source queue (traffic.source_queue) */
 };
 
 #define BERNOULLI_WHEEL 1024

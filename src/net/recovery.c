@@ -1,0 +1,297 @@
+/* Disha progressive deadlock recovery (Anjan & Pinkston 1995), sequential
+ * form, for routing policies that do not avoid deadlock (route_ops.recovery).
+ *
+ * Every router has one flit-sized deadlock buffer (DB); the DBs form a
+ * recovery lane over the same physical links. A token circulates among the
+ * routers on a dedicated token path (a Hamiltonian path of the k-ary n-cube,
+ * boustrophedon order, one router every disha.token_hop cycles). A head that
+ * has waited at the front of its input VC for more than disha.timeout cycles
+ * without an output VC is presumed deadlocked. When the free token reaches
+ * its router, the router keeps the token and the presumed-deadlocked packet
+ * (the one waiting longest there) leaves through the lane: its head goes DB
+ * to DB along the dimension-order path to its destination and the rest of
+ * the packet follows, one flit per cycle as it arrives through the ordinary
+ * VCs behind it. Only the token holder uses the lane, so the lane never
+ * blocks and never deadlocks; each lane hop takes route + crossbar + link
+ * delay, and a lane flit takes its link (or the ejection channel) with
+ * priority: the router's own flits cannot use that link in that cycle. The
+ * token goes on, from the router after the one that caught it, when the
+ * tail leaves the last DB for the node.
+ *
+ * A head is blocked while it waits for an output VC, or, with eager VC
+ * allocation, while it holds one it cannot enter for want of credits (the
+ * recovery gives that VC back). Every packet in a real deadlock has its
+ * head blocked one of these two ways, so each
+ * recovery removes one packet from every knot it is part of; the buffers it
+ * frees let the others move. Presumed deadlocks that were only congestion
+ * are recovered too (time-outs cannot tell them apart): that is the cost
+ * Disha pays beyond saturation, and what paper 001's Fig. 4 shows. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+const struct saturn_param recovery_params[] = {
+    {"disha.timeout", SATURN_PARAM_INT, "8", 1, 1e9, NULL,
+     "a head waiting longer than this (cycles) for an output VC is presumed deadlocked "
+     "(routing.algorithm = disha)"},
+    {"disha.token_hop", SATURN_PARAM_INT, "1", 1, 1e6, NULL,
+     "cycles for the recovery token to move to the next router on its path"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+struct lane_flit {
+    flit_t f;
+    uint16_t hop;
+    uint64_t due; /* cycle it takes the link of path[hop] */
+};
+
+struct recovery {
+    uint64_t timeout;
+    uint32_t token_hop, hop_time;
+    uint32_t *ring;    /* token path: routers in boustrophedon order */
+    uint32_t *ring_at; /* router -> position on the path */
+    uint32_t pos;      /* where the free token is */
+    uint64_t next_move;
+    bool held;
+    uint64_t held_since, busy_cycles, count;
+    /* the packet in recovery */
+    uint32_t pid, r0;
+    int p0, v0;
+    uint64_t next_pull;
+    uint32_t *path; /* global output ports, one per lane hop; the last is the ejection port */
+    int hops;       /* entries in path */
+    struct lane_flit *lane;
+    uint32_t lane_n, lane_cap;
+};
+
+/* Routers in boustrophedon order: consecutive routers are neighbours. */
+static void token_path(const struct topo *t, uint32_t *ring)
+{
+    int c[TOPO_MAX_DIMS] = {0}, dir[TOPO_MAX_DIMS];
+    for (int d = 0; d < t->n; d++)
+        dir[d] = 1;
+    for (uint32_t i = 0; i < t->routers; i++) {
+        ring[i] = topo_id(t, c);
+        for (int d = 0; d < t->n; d++) {
+            int x = c[d] + dir[d];
+            if (x >= 0 && x < t->k[d]) {
+                c[d] = x;
+                break;
+            }
+            dir[d] = -dir[d]; /* this dimension turns; the next one steps */
+        }
+    }
+}
+
+int recovery_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
+{
+    struct recovery *rc = calloc(1, sizeof *rc);
+    if (!rc)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    n->rec = rc;
+    const struct topo *t = &n->topo;
+    rc->timeout = (uint64_t)saturn_config_int(cfg, "disha.timeout");
+    rc->token_hop = (uint32_t)saturn_config_int(cfg, "disha.token_hop");
+    uint32_t hop = n->route_delay + n->xbar_delay + n->link_latency;
+    rc->hop_time = hop ? hop : 1;
+    rc->ring = malloc(t->routers * sizeof *rc->ring);
+    rc->ring_at = malloc(t->routers * sizeof *rc->ring_at);
+    rc->path = malloc(((size_t)topo_diameter(t) + 1) * sizeof *rc->path);
+    rc->lane_cap = 64;
+    rc->lane = malloc(rc->lane_cap * sizeof *rc->lane);
+    if (!rc->ring || !rc->ring_at || !rc->path || !rc->lane)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    token_path(t, rc->ring);
+    for (uint32_t i = 0; i < t->routers; i++)
+        rc->ring_at[rc->ring[i]] = i;
+    return SATURN_OK;
+}
+
+void recovery_free(struct net *n)
+{
+    struct recovery *rc = n->rec;
+    if (!rc)
+        return;
+    free(rc->ring);
+    free(rc->ring_at);
+    free(rc->path);
+    free(rc->lane);
+    free(rc);
+    n->rec = NULL;
+}
+
+uint64_t recovery_count(const struct net *n) { return n->rec ? n->rec->count : 0; }
+
+uint64_t recovery_busy_cycles(const struct net *n)
+{
+    const struct recovery *rc = n->rec;
+    if (!rc)
+        return 0;
+    return rc->busy_cycles + (rc->held ? n->now - rc->held_since : 0);
+}
+
+/* The lane's path from router a to node dst: dimension order, the +
+ * way on ties; ports as global output port ids. */
+static void lane_path(struct net *n, struct recovery *rc, uint32_t a, uint32_t dst)
+{
+    const struct topo *t = &n->topo;
+    uint32_t b = topo_node_router(t, dst), r = a;
+    rc->hops = 0;
+    for (int d = 0; d < t->n; d++) {
+        int c = topo_coord(t, r, d), g = topo_coord(t, b, d), k = t->k[d];
+        if (c == g)
+            continue;
+        int port, steps;
+        if (t->kind == TOPO_MESH) {
+            port = g > c ? 2 * d : 2 * d + 1;
+            steps = abs(g - c);
+        } else {
+            int fw = ((g - c) % k + k) % k, bw = k - fw;
+            port = fw <= bw ? 2 * d : 2 * d + 1;
+            steps = fw <= bw ? fw : bw;
+        }
+        for (int s = 0; s < steps; s++) {
+            rc->path[rc->hops++] = r * (uint32_t)n->P + (uint32_t)port;
+            uint32_t fr;
+            int fp;
+            topo_link(t, r, port, &fr, &fp);
+            r = fr;
+        }
+    }
+    rc->path[rc->hops++] = r * (uint32_t)n->P + (uint32_t)topo_node_port(t, dst);
+}
+
+/* The presumed-deadlocked head of router r waiting longest, if any. */
+static bool find_victim(const struct net *n, const struct recovery *rc, uint32_t r, int *pp,
+                        int *pv)
+{
+    const int P = n->P, V = n->V;
+    uint64_t oldest = UINT64_MAX;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        int p = __builtin_ctzll(pm);
+        const struct port *pt = &n->ports[(size_t)r * P + p];
+        for (uint64_t m = pt->nonempty; m; m &= m - 1) {
+            int v = __builtin_ctzll(m);
+            size_t i = ((size_t)r * P + p) * V + v;
+            const struct ivc *iv = &n->ivcs[i];
+            uint8_t st = iv->state;
+            /* a head still waiting for a VC, or one that holds a VC it has
+             * not been able to enter (eager allocation: its credits) */
+            if (st == IVC_ACTIVE ? !(iv->buf[iv->head].flags & FLIT_HEAD)
+                                 : st != IVC_WAIT && st != IVC_ROUTING && st != IVC_VA)
+                continue;
+            uint64_t t = n->iroute[i].t_front;
+            if (n->now - t > rc->timeout && t < oldest) {
+                oldest = t;
+                *pp = p;
+                *pv = v;
+            }
+        }
+    }
+    return oldest != UINT64_MAX;
+}
+
+static void lane_push(struct recovery *rc, struct lane_flit lf)
+{
+    if (rc->lane_n == rc->lane_cap) {
+        uint32_t cap = rc->lane_cap * 2;
+        struct lane_flit *x = realloc(rc->lane, cap * sizeof *x);
+        if (!x) {
+            fprintf(stderr, "saturn: out of memory (recovery lane)\n");
+            abort();
+        }
+        rc->lane = x;
+        rc->lane_cap = cap;
+    }
+    rc->lane[rc->lane_n++] = lf;
+}
+
+static void token_release(struct net *n, struct recovery *rc)
+{
+    rc->held = false;
+    rc->busy_cycles += n->now - rc->held_since;
+    rc->pos = (rc->ring_at[rc->r0] + 1) % n->topo.routers;
+    rc->next_move = n->now + rc->token_hop;
+}
+
+void recovery_step(struct net *n)
+{
+    struct recovery *rc = n->rec;
+    const uint64_t now = n->now;
+
+    /* The packet in recovery feeds the lane, one flit per cycle. */
+    if (rc->held && rc->pid != NET_NONE && now >= rc->next_pull) {
+        const uint32_t gp = rc->r0 * (uint32_t)n->P + (uint32_t)rc->p0;
+        struct ivc *iv = &n->ivcs[(size_t)gp * n->V + rc->v0];
+        if (iv->count) {
+            flit_t f = net_ivc_pop(n, rc->r0, rc->p0, rc->v0);
+            n->rocc[rc->r0]--;
+            n->lane_flits++;
+            lane_push(rc, (struct lane_flit){f, 0, now});
+            if (f.flags & FLIT_TAIL) {
+                iv->state = IVC_IDLE;
+                rc->pid = NET_NONE;
+            }
+        }
+    }
+
+    /* Lane flits take their links with priority; the last hop is the
+     * ejection channel. */
+    for (uint32_t i = 0; i < rc->lane_n;) {
+        struct lane_flit *lf = &rc->lane[i];
+        if (lf->due != now) {
+            i++;
+            continue;
+        }
+        struct port *op = &n->ports[rc->path[lf->hop]];
+        op->stolen = now + 1;
+        n->last_move = now;
+        if (lf->hop + 1 < rc->hops) {
+            n->flit_hops++;
+            if (lf->f.flags & FLIT_HEAD)
+                n->pk[lf->f.pid].hops++;
+            lf->hop++;
+            lf->due = now + rc->hop_time;
+            i++;
+            continue;
+        }
+        flit_t f = lf->f;
+        rc->lane[i] = rc->lane[--rc->lane_n]; /* due times keep the order, not positions */
+        n->lane_flits--;
+        uint32_t delay = n->xbar_delay + n->eject_latency;
+        if (delay == 0)
+            net_sink_flit(n, op->up, f);
+        else
+            net_push_event(n, now + delay, EV_SINK, op->up, 0, f);
+        if (f.flags & FLIT_TAIL) /* the lane is free: the token goes on */
+            token_release(n, rc);
+    }
+
+    /* The free token visits the next router and stops where a head has
+     * waited too long. */
+    if (rc->held || now < rc->next_move)
+        return;
+    uint32_t r = rc->ring[rc->pos];
+    int p, v;
+    if (n->rocc[r] && find_victim(n, rc, r, &p, &v)) {
+        const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
+        struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
+        rc->held = true;
+        rc->held_since = now;
+        rc->count++;
+        rc->pid = iv->buf[iv->head].pid;
+        rc->r0 = r;
+        rc->p0 = p;
+        rc->v0 = v;
+        rc->next_pull = now + n->route_delay; /* the head is routed into the DB */
+        if (iv->state == IVC_ACTIVE) { /* give back the VC it never entered */
+            n->ovcs[((size_t)r * n->P + iv->out_port) * n->V + iv->out_vc].owner = -1;
+            n->ports[gp].active &= ~(1ULL << v);
+        }
+        iv->state = IVC_RECOVER;
+        lane_path(n, rc, r, n->pk[rc->pid].dst);
+        return;
+    }
+    rc->pos = rc->pos + 1 == n->topo.routers ? 0 : rc->pos + 1;
+    rc->next_move = now + rc->token_hop;
+}
