@@ -27,10 +27,13 @@ int traffic_packet_rate(const struct saturn_config *cfg, double *p,
             return saturn_config_fail(cfg, "traffic.packet_rate", err,
                                       "traffic.flit_rate is set too; give the load one way");
         *p = saturn_config_real(cfg, "traffic.packet_rate");
-        if (*p * len > 1.0 + 1e-12)
+        /* open-loop sources above the channel's rate only fill their queues;
+         * bounded ones (traffic.source_queue) just try more often than they can */
+        if (*p * len > 1.0 + 1e-12 && saturn_config_int(cfg, "traffic.source_queue") == 0)
             return saturn_config_fail(cfg, "traffic.packet_rate", err,
                                       "%g packets of %g flits exceed the injection channel "
-                                      "(1 flit/cycle); at most %g", *p, len, 1.0 / len);
+                                      "(1 flit/cycle); at most %g (or bound the source queues: "
+                                      "traffic.source_queue)", *p, len, 1.0 / len);
         return SATURN_OK;
     }
     *p = saturn_config_real(cfg, "traffic.flit_rate") / len;
