@@ -79,6 +79,12 @@ struct saturn_results {
     uint64_t recoveries;         /* packets sent through the recovery lane */
     uint64_t recovery_busy;      /* cycles the recovery token was held */
 
+    /* metapacket gathering (gather.mode = metapacket): gathers that ended in
+     * the window (steady) or run, and their times, start to last node (cycles) */
+    bool metapackets;
+    uint64_t gathers;
+    double gather_min, gather_mean, gather_max;
+
     size_t hist_n;               /* packet latency histogram */
     struct saturn_bucket *hist;
 

@@ -273,6 +273,10 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         fprintf(f, "  %-16s %llu packets through the Disha lane (token held %.1f %% of the run)\n",
                 "recoveries", (unsigned long long)r->recoveries,
                 r->cycles ? 100.0 * (double)r->recovery_busy / (double)r->cycles : 0.0);
+    if (r->metapackets)
+        fprintf(f, "  %-16s %llu metapacket gathers, time min %.0f mean %.1f max %.0f cycles\n",
+                "gathers", (unsigned long long)r->gathers, r->gather_min, r->gather_mean,
+                r->gather_max);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "  %-16s %.1f packets in the network, %.3f packets queued per node (means)\n",
                 "occupancy", r->inflight_mean, r->source_queue_mean);

@@ -78,10 +78,10 @@ static bool alo_may_start(void *state, const struct net *n, uint32_t node)
         size_t gp = (size_t)r * (size_t)n->P + (size_t)ports[i];
         const struct ovc *o = &n->ovcs[gp * (size_t)n->V];
         vcfree[i] = 0;
-        for (int v = 0; v < n->V; v++)
+        for (int v = 0; v < n->Vd; v++) /* data VCs: the meta VC is no channel for packets */
             vcfree[i] |= (uint64_t)(o[v].owner < 0) << v;
     }
-    uint64_t all = n->V == 64 ? UINT64_MAX : (1ULL << n->V) - 1;
+    uint64_t all = n->Vd == 64 ? UINT64_MAX : (1ULL << n->Vd) - 1;
     bool ok = alo_allows(np, vcfree, all);
     if (!ok) {
         if (a->cycle != n->now) { /* asked without an observe this cycle (tests) */

@@ -31,8 +31,14 @@
 
 static const char *const full_names[] = {"no_free_slot", "nonempty", NULL};
 static const char *const est_names[] = {"linear", "last", NULL};
+static const char *const mode_names[] = {"sideband", "metapacket", NULL};
 
 const struct saturn_param gather_params[] = {
+    {"gather.mode", SATURN_PARAM_ENUM, "sideband", 0, 0, mode_names,
+     "any control.model: how the global full-buffer and delivered-flit counts are gathered: "
+     "sideband (a dedicated, contention-free network, gather.hop_delay) or metapacket (2-flit "
+     "metapackets on one extra high-priority VC per data link, gathers back to back; torus "
+     "only; runs with every controller, so control.model = noth gathers without using it)"},
     {"gather.hop_delay", SATURN_PARAM_INT, "2", 1, 1000000, NULL,
      "static, selftune: side-band neighbour-to-neighbour delay h (cycles); gather duration "
      "g = h x sum of per-dimension hops ((k/2) h n on a k-ary n-cube)"},
@@ -84,7 +90,7 @@ uint64_t gather_buffers(const struct net *n)
     uint64_t ports = 0;
     for (size_t gp = 0; gp < (size_t)n->topo.routers * (size_t)n->P; gp++)
         ports += (int)(gp % (size_t)n->P) < n->topo.radix && n->ports[gp].kind == PORT_NET;
-    return ports * (uint64_t)n->V;
+    return ports * (uint64_t)n->Vd;
 }
 
 uint64_t gather_count_full(const struct net *n, enum gather_full mode)
@@ -97,7 +103,7 @@ uint64_t gather_count_full(const struct net *n, enum gather_full mode)
             if (pt->kind != PORT_NET)
                 continue;
             const struct ivc *v = &n->ivcs[gp * (size_t)n->V];
-            for (int i = 0; i < n->V; i++)
+            for (int i = 0; i < n->Vd; i++) /* data VCs */
                 full += mode == GATHER_FULL_NONEMPTY ? v[i].count > 0 : v[i].count >= pt->cap;
         }
     }
@@ -111,7 +117,11 @@ int gather_init(struct gather *g, const struct saturn_config *cfg, const struct 
     g->full_mode = (enum gather_full)saturn_config_enum(cfg, "gather.full");
     g->est_mode = (enum gather_est)saturn_config_enum(cfg, "gather.estimate");
     g->g = gather_g(&n->topo, (uint64_t)saturn_config_int(cfg, "gather.hop_delay"));
-    g->sideband = true;
+    g->sideband = n->meta == NULL; /* else the engine's metapackets feed it */
+    if (!g->sideband && saturn_config_is_set(cfg, "gather.hop_delay"))
+        return saturn_config_fail(cfg, "gather.hop_delay", err,
+                                  "is the side-band's; metapackets (gather.mode = metapacket) "
+                                  "take the time the data network gives them");
     g->buffers = gather_buffers(n);
     if (g->full_mode == GATHER_FULL_NO_FREE_SLOT && n->buf_cap == 0)
         return saturn_config_fail(cfg, "gather.full", err,
@@ -185,7 +195,14 @@ void gather_step(struct gather *g, const struct net *n)
         g->pending[best] = g->pending[--g->npending];
         make_visible(g, &s);
     }
-    if (g->sideband && t % g->g == 0) {
+    if (!g->sideband) { /* gathers the metapackets completed since the last look */
+        size_t count;
+        const struct meta_record *rec = meta_records(n, &count);
+        for (; g->meta_seen < count; g->meta_seen++)
+            if (gather_publish(g, rec[g->meta_seen].start, rec[g->meta_seen].full,
+                               rec[g->meta_seen].delivered, rec[g->meta_seen].end))
+                break; /* out of memory: retried next cycle */
+    } else if (t % g->g == 0) {
         /* ej_prev: delivered up to the end of cycle t - 1, so this interval is [t - g, t) */
         double delivered = (double)(g->ej_prev - g->ej_mark);
         g->ej_mark = g->ej_prev;

@@ -9,9 +9,10 @@
  * not counted either.
  *
  * Snapshots come from a source: the dedicated side-band built here
- * (gather_step samples the network itself), or another one (metapackets
- * carried by the data network, to be added in the engine) that clears
- * `sideband` and feeds gather_publish. The estimate and the tuner only
+ * (gather_step samples the network itself), or the engine's metapackets
+ * (gather.mode = metapacket, src/net/meta.c): then `sideband` is false and
+ * gather_step publishes each gather the engine completed, visible from the
+ * cycle its last node knew it. The estimate and the tuner only
  * ever see what became visible, whatever the source. */
 #ifndef SATURN_GATHER_H
 #define SATURN_GATHER_H
@@ -40,6 +41,7 @@ struct gather {
     enum gather_full full_mode;
     enum gather_est est_mode;
     bool sideband;           /* gather_step samples and publishes itself */
+    size_t meta_seen;        /* metapacket gathers already published */
     uint64_t buffers;        /* counted buffers */
     struct gather_snap *pending; /* published, not yet visible */
     size_t npending, cap;

@@ -8,7 +8,8 @@
  *   buffers and converted with floor: 3,072 buffers give 30, 30 and 122,
  *   the paper's numbers.
  * - The tuning period must be a multiple of the gather duration g (4.1:
- *   "an exact multiple"); anything else is refused. Period m covers cycles
+ *   "an exact multiple"); anything else is refused. With metapackets
+ *   (gather.mode = metapacket) gathers take a varying time: any period. Period m covers cycles
  *   [start + m P, start + (m+1) P); its decision is taken at the start of
  *   the next cycle's observe, so the new threshold governs that cycle on.
  * - A period's throughput is the sum of the delivered flits reported by the
@@ -122,7 +123,8 @@ static int selftune_init(void **state, const struct saturn_config *cfg, struct n
         (rc = gather_init(&s->g, cfg, n, err)))
         return rc;
     uint64_t g = s->g.g, p = (uint64_t)saturn_config_int(cfg, "selftune.period");
-    if (p % g != 0) {
+    /* metapacket gathers take what the network gives them: no period to align with */
+    if (s->g.sideband && p % g != 0) {
         uint64_t lo = p / g * g;
         if (lo == 0)
             return saturn_config_fail(cfg, "selftune.period", err,

@@ -149,7 +149,11 @@ void saturn_sim_set_series(struct saturn_sim *s, uint64_t interval, saturn_serie
     memset(&s->sa, 0, sizeof s->sa);
 }
 
-void sim_accumulate(struct saturn_sim *s, bool on) { s->acc_on = on; }
+void sim_accumulate(struct saturn_sim *s, bool on)
+{
+    s->acc_on = on;
+    meta_count(&s->net, on); /* gather times over the same window */
+}
 
 /* Packet entropy (paper 000, eqs. 1-2) over the window that ends now:
  * the packets in the network for the whole window, each contributing
@@ -279,6 +283,7 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->flit_hops = n->flit_hops;
     r->recoveries = recovery_count(n);
     r->recovery_busy = recovery_busy_cycles(n);
+    r->metapackets = meta_stats(n, &r->gathers, &r->gather_min, &r->gather_mean, &r->gather_max);
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)

@@ -130,6 +130,12 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "recoveries", (double)r->recoveries);
     cJSON_AddNumberToObject(o, "recovery_busy", (double)r->recovery_busy);
     cJSON_AddNumberToObject(o, "valid_per_router", r->valid_per_router);
+    if (r->metapackets) {
+        cJSON_AddNumberToObject(o, "gathers", (double)r->gathers);
+        cJSON_AddNumberToObject(o, "gather_min", r->gather_min);
+        cJSON_AddNumberToObject(o, "gather_mean", r->gather_mean);
+        cJSON_AddNumberToObject(o, "gather_max", r->gather_max);
+    }
     if (r->entropy_mean < 0) /* undefined: no packet stayed a whole window */
         cJSON_AddNullToObject(o, "entropy_mean");
     else

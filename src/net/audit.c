@@ -16,14 +16,16 @@ static bool audit_fail(struct net *n, const char *msg)
     return false;
 }
 
-/* Flits in buffers and in flight equal injected - ejected; for every
+/* Flits in buffers and in flight equal injected - ejected (meta flits,
+ * VC Vd, apart: they equal the meta counter); for every
  * finite buffer, credits upstream + flits on the way + flits held +
  * credits on the way back equal its capacity. */
 bool net_audit(struct net *n)
 {
     const uint32_t V = (uint32_t)n->V;
     size_t nvc = (size_t)n->topo.routers * n->P * V;
-    uint64_t held = 0;
+    uint64_t held = 0, meta_held = 0;
+    const uint32_t Vd = (uint32_t)n->Vd;
     int64_t *flow = calloc(nvc, sizeof *flow);     /* per input VC */
     int64_t *nodeflow = calloc((size_t)n->nnodes * V, sizeof *nodeflow);
     int64_t *xbar = calloc(nvc, sizeof *xbar); /* flits crossing into output buffers */
@@ -34,7 +36,10 @@ bool net_audit(struct net *n)
         return true; /* cannot audit without memory; not a network fault */
     }
     for (size_t i = 0; i < nvc; i++) {
-        held += n->ivcs[i].count + n->ovcs[i].ob_count;
+        if (i % V == Vd)
+            meta_held += n->ivcs[i].count;
+        else
+            held += n->ivcs[i].count + n->ovcs[i].ob_count;
         flow[i] += n->ivcs[i].count;
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
@@ -44,7 +49,10 @@ bool net_audit(struct net *n)
             const struct event *e = &q->e[i];
             switch (e->kind) {
             case EV_FLIT:
-                held++;
+                if (e->vc == Vd)
+                    meta_held++;
+                else
+                    held++;
                 flow[(size_t)e->target * V + e->vc]++;
                 break;
             case EV_OBUF:
@@ -69,6 +77,11 @@ bool net_audit(struct net *n)
     if (held != n->flits_in_net) {
         snprintf(msg, sizeof msg, "%llu flits held or in flight, counters say %llu",
                  (unsigned long long)held, (unsigned long long)n->flits_in_net);
+        ok = audit_fail(n, msg);
+    }
+    if (meta_held != n->meta_in_net) {
+        snprintf(msg, sizeof msg, "%llu meta flits held or in flight, counter says %llu",
+                 (unsigned long long)meta_held, (unsigned long long)n->meta_in_net);
         ok = audit_fail(n, msg);
     }
     if (n->flits_injected - n->flits_ejected != n->flits_in_net) {
@@ -181,7 +194,7 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
         (unsigned long long)n->flits_in_net, (unsigned long long)n->watchdog);
     for (size_t i = 0; i < nvc; i++) {
         const struct ivc *iv = &n->ivcs[i];
-        if (!iv->count)
+        if (!iv->count || (int)(i % V) == n->Vd) /* metapackets are no part of a deadlock */
             continue;
         blocked++;
         if (first < 0)

@@ -233,7 +233,7 @@ static int build_nodes(struct net *n, uint64_t seed)
             return SATURN_ENOMEM;
         nd->qmask = 3;
         nd->cur = NET_NONE;
-        nd->last_vc = (uint8_t)(n->V - 1);
+        nd->last_vc = (uint8_t)(n->Vd - 1);
         rng_seed(&nd->rng, seed, i);
         for (int v = 0; v < n->V; v++)
             n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
@@ -254,7 +254,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->P > 64)
         return saturn_config_fail(cfg, "network.topology", err,
                                   "routers with more than 64 ports are not supported");
-    n->V = (int)saturn_config_int(cfg, "router.vcs");
+    n->V = n->Vd = (int)saturn_config_int(cfg, "router.vcs");
+    n->data_mask = ~0ULL;
+    const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
     n->switching = (enum switching)saturn_config_enum(cfg, "router.switching");
     n->buf_cap = (uint32_t)saturn_config_int(cfg, "router.buf_flits");
     n->obuf_cap = (uint32_t)saturn_config_int(cfg, "router.out_buf_flits");
@@ -272,6 +274,31 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "router.out_buf_flits = %u bounds the output buffers; "
                                   "set it to 0 with unlimited ones", n->obuf_cap);
     n->out_speedup = n->obuf_on ? n->speedup : 1;
+    if (meta) {
+        if (n->topo.kind != TOPO_TORUS)
+            return saturn_config_fail(cfg, "gather.mode", err,
+                                      "metapackets travel around rings: they need "
+                                      "network.topology = torus");
+        if (n->obuf_on)
+            return saturn_config_fail(cfg, "gather.mode", err,
+                                      "metapackets are not supported with output buffers "
+                                      "(router.out_buf_flits / router.out_buf_unlimited)");
+        if (n->V >= 64)
+            return saturn_config_fail(cfg, "gather.mode", err,
+                                      "metapackets add one VC per port: router.vcs must be at "
+                                      "most 63");
+        if (n->buf_cap == 1)
+            return saturn_config_fail(cfg, "gather.mode", err,
+                                      "a 2-flit metapacket enters its VC whole: "
+                                      "router.buf_flits must be at least 2 (or 0)");
+        if (n->buf_cap == 0 && saturn_config_enum(cfg, "gather.full") == 0)
+            return saturn_config_fail(cfg, "gather.full", err,
+                                      "unlimited buffers (router.buf_flits = 0) are never "
+                                      "full; use gather.full = nonempty");
+        n->V = n->Vd + 1; /* the meta VC, index Vd, on every port */
+        n->meta_bit = 1ULL << n->Vd;
+        n->data_mask = ~n->meta_bit;
+    }
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
@@ -327,6 +354,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (build_ports(n) || build_buffers(n) || build_nodes(n, seed))
         return saturn_error_set(err, SATURN_ENOMEM,
                                 "out of memory building the network");
+    if (meta && (rc = meta_create(n, cfg, err)))
+        return rc;
 
     n->mob_ports = 0;
     for (int p = 0; p < n->P; p++)
@@ -444,6 +473,7 @@ void net_destroy(struct net *n)
     free(n->arb_rr);
     free(n->arb_free);
     recovery_free(n);
+    meta_free(n);
     free(n->sa_scratch);
     free(n->router_rng);
     topo_free(&n->topo);
@@ -506,14 +536,14 @@ uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
 uint64_t net_source_flits(const struct net *n) { return n->queued_flits; }
 
 /* The VC a new packet from this node enters its router on: round-robin
- * over the injection VCs that can take it under the switching mode. */
+ * over the data injection VCs that can take it under the switching mode. */
 static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
 {
     struct node *nd = &n->nodes[node];
     int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
-    for (int i = 1, v = nd->last_vc; i <= n->V; i++) {
-        if (++v == n->V)
+    for (int i = 1, v = nd->last_vc; i <= n->Vd; i++) {
+        if (++v == n->Vd)
             v = 0;
         if (n->buf_cap == 0 || cr[v] >= need)
             return v;
@@ -594,6 +624,8 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
         fail(n, "packet %u: flit %u arrived when flit %u was expected (out of order)",
              f.pid, f.seq, p->rx);
     p->rx++;
+    if (n->meta)
+        meta_node_delivered(n, node);
     n->flits_in_net--;
     n->flits_ejected++;
     n->last_move = n->now;
@@ -628,7 +660,8 @@ static void deliver_events(struct net *n)
             }
             iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
             pt->nonempty |= 1ULL << e->vc;
-            n->last_move = n->now;
+            if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
+                n->last_move = n->now;
             uint32_t r = pt->router;
             n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
             n->rocc[r]++;
@@ -668,9 +701,13 @@ static void deliver_events(struct net *n)
  * land inject_latency >= 1 cycles later, so the order changes no timing. */
 int net_step(struct net *n)
 {
+    if (n->meta && meta_due(n))
+        meta_start(n); /* samples the network as the last cycle left it */
     deliver_events(n);
     if (n->rec)
         recovery_step(n); /* before the routers: its links are taken this cycle */
+    if (n->meta)
+        meta_step(n); /* absorbs arrived meta flits before the routers see them */
 
     n->cyc_nv = n->cyc_na = 0;
     const uint32_t rwords = (n->topo.routers + 63) / 64;

@@ -136,7 +136,13 @@ typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
 struct net {
     struct topo topo;
-    int P, V;           /* ports per router, VCs per port */
+    int P, V;           /* ports per router, VCs per port (data VCs + the meta VC) */
+    int Vd;             /* data VCs (router.vcs): 0 .. Vd-1; routing, injection and the
+                           controllers use only these. Vd == V without metapackets */
+    uint64_t meta_bit;  /* 1 << Vd with metapackets (the meta VC's bit in a VC mask), else 0 */
+    uint64_t data_mask; /* ~meta_bit: the data VCs of a VC mask */
+    struct meta *meta;  /* metapacket gathering (src/net/meta.c; NULL: off) */
+    uint64_t meta_in_net; /* meta flits in VC buffers or on links (audit) */
     enum switching switching;
     int speedup, out_speedup;
     uint32_t route_delay, xbar_delay, credit_delay;
@@ -231,6 +237,25 @@ void recovery_free(struct net *n);
 uint64_t recovery_count(const struct net *n);
 uint64_t recovery_busy_cycles(const struct net *n);
 extern const struct saturn_param recovery_params[];
+
+/* Metapacket gathering (src/net/meta.c). */
+struct meta_record {
+    uint64_t start, end; /* sample cycle; cycle the last node knew the sum */
+    double full, delivered;
+};
+int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err);
+void meta_free(struct net *n);
+bool meta_due(const struct net *n);  /* a gather starts this cycle */
+void meta_start(struct net *n);      /* start of the cycle, before the arrivals */
+void meta_step(struct net *n);       /* after the arrivals, before the routers */
+void meta_node_delivered(struct net *n, uint32_t node);
+int meta_port(const struct net *n, uint32_t pid); /* output port of metapacket pid */
+/* Completed gathers, oldest first (NULL, 0 without metapackets). */
+const struct meta_record *meta_records(const struct net *n, size_t *count);
+/* Gather times are counted while on (the measurement window). */
+void meta_count(struct net *n, bool on);
+/* false without metapackets. */
+bool meta_stats(const struct net *n, uint64_t *count, double *min, double *mean, double *max);
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                struct saturn_error *err);

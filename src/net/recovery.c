@@ -170,7 +170,7 @@ static bool find_victim(const struct net *n, const struct recovery *rc, uint32_t
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         const struct port *pt = &n->ports[(size_t)r * P + p];
-        for (uint64_t m = pt->nonempty; m; m &= m - 1) {
+        for (uint64_t m = pt->nonempty & n->data_mask; m; m &= m - 1) { /* data only */
             int v = __builtin_ctzll(m);
             size_t i = ((size_t)r * P + p) * V + v;
             const struct ivc *iv = &n->ivcs[i];

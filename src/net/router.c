@@ -147,6 +147,36 @@ static inline void onto_link(struct net *n, uint32_t r, struct port *op, uint32_
         record_link(n, gop, f);
 }
 
+/* A metapacket flit crosses the switch onto its link: not data, so no
+ * hop, link record, mobility or watchdog progress. */
+static void meta_xfer(struct net *n, uint32_t r, int p)
+{
+    const int P = n->P, V = n->V, v = n->Vd;
+    const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
+    struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
+    flit_t f = net_ivc_pop(n, r, p, v);
+    const uint32_t gop = r * (uint32_t)P + iv->out_port;
+    struct port *op = &n->ports[gop];
+    struct ovc *o = &n->ovcs[(size_t)gop * V + v];
+    if (!op->out_unlimited)
+        o->credits--;
+    net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
+    n->rocc[r]--;
+    if (f.flags & FLIT_TAIL) {
+        o->owner = -1;
+        iv->state = IVC_IDLE;
+        n->ports[gp].active &= ~(1ULL << v);
+    }
+}
+
+/* A metapacket's route: the ring direction of its phase, on the meta VC. */
+static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
+{
+    out->n = 1;
+    out->sel = 0;
+    out->c[0] = (struct route_cand){(uint16_t)meta_port(n, pid), (uint8_t)n->Vd, (uint8_t)n->Vd};
+}
+
 /* Move the front flit of input VC (p, v) through the crossbar. */
 static void xfer(struct net *n, uint32_t r, int p, int v)
 {
@@ -368,11 +398,16 @@ static void central_arbiter(struct net *n, uint32_t r)
         return;
     struct ivc *iv = &ivcs[pick];
     struct ivc_route *ir = &iroute[pick];
-    struct packet *pk = &n->pk[iv->buf[iv->head].pid];
-    ir->route.sel = 0;
-    n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
+    if (__builtin_expect(pick % V == n->Vd, 0)) { /* a metapacket: its port is known */
+        meta_route(n, iv->buf[iv->head].pid, &ir->route);
+        ir->len = 2;
+    } else {
+        struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        ir->route.sel = 0;
+        n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
+        ir->len = pk->len;
+    }
     ir->ready = now + n->route_delay;
-    ir->len = pk->len;
     iv->state = IVC_ROUTING;
     n->arb_free[r] = now + (n->route_delay > 1 ? n->route_delay : 1);
     n->arb_rr[r] = (uint16_t)((unsigned)pick + 1 == nlin ? 0 : (unsigned)pick + 1);
@@ -391,7 +426,7 @@ void router_step(struct net *n, uint32_t r)
     /* Mobility: counted buffers holding a flit as the cycle starts. */
     uint32_t nv = 0;
     for (uint64_t pm = n->rports[r] & n->mob_ports; pm; pm &= pm - 1)
-        for (uint64_t m = ports[__builtin_ctzll(pm)].nonempty; m; m &= m - 1)
+        for (uint64_t m = ports[__builtin_ctzll(pm)].nonempty & n->data_mask; m; m &= m - 1)
             nv++; /* few bits: cheaper than a popcount call without -mpopcnt */
     n->rnv[r] = nv;
     n->rna[r] = 0; /* counted by xfer */
@@ -415,7 +450,6 @@ void router_step(struct net *n, uint32_t r)
             struct ivc_route *ir = &iroute[p * V + v];
             if (iv->state == IVC_IDLE) {
                 flit_t f = iv->buf[iv->head];
-                struct packet *pk = &n->pk[f.pid];
                 if (!(f.flags & FLIT_HEAD)) {
                     n->failed = true;
                     snprintf(n->fail_msg, sizeof n->fail_msg,
@@ -423,12 +457,18 @@ void router_step(struct net *n, uint32_t r)
                              "front of an idle VC", r, p, v, f.pid);
                     return;
                 }
-                ir->route.sel = 0;
-                n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+                if (__builtin_expect(v == n->Vd, 0)) { /* a metapacket */
+                    meta_route(n, f.pid, &ir->route);
+                    ir->len = 2;
+                } else {
+                    struct packet *pk = &n->pk[f.pid];
+                    ir->route.sel = 0;
+                    n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+                    ir->len = pk->len;
+                }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
                 ir->t_front = now;
-                ir->len = pk->len;
             }
             if (iv->state != IVC_VA) {
                 if (iv->state != IVC_ROUTING || now < ir->ready)
@@ -483,6 +523,7 @@ void router_step(struct net *n, uint32_t r)
     uint8_t touched[64];
     int ntouched = 0;
     uint64_t touched_set = 0;
+    int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
     const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
     const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
@@ -490,10 +531,27 @@ void router_step(struct net *n, uint32_t r)
         uint64_t m = ports[p].nonempty & ports[p].active;
         if (!m)
             continue;
-        int s = ports[p].sa_in_rr;
-        uint64_t rot = rotate_from(m, s, V, vfull);
         int picked = 0;
         uint64_t outs = 0;
+        if (__builtin_expect(m & n->meta_bit, 0)) {
+            /* the meta VC goes first: metapackets have priority over data */
+            m &= ~n->meta_bit;
+            const struct ivc *iv = &ivcs[p * V + n->Vd];
+            if (can_send(n, ports, ovcs, iv)) {
+                int op = iv->out_port;
+                outs |= 1ULL << op;
+                if (!(touched_set & (1ULL << op))) {
+                    touched_set |= 1ULL << op;
+                    touched[ntouched++] = (uint8_t)op;
+                    omask[op] = 0;
+                }
+                meta_op = op;
+                meta_p = p;
+                picked++;
+            }
+        }
+        int s = ports[p].sa_in_rr;
+        uint64_t rot = rotate_from(m, s, V, vfull);
         while (rot && picked < n->speedup) {
             int v = unrotate(__builtin_ctzll(rot), s, V);
             rot &= rot - 1;
@@ -532,7 +590,12 @@ void router_step(struct net *n, uint32_t r)
             eject_in_order(n, r, op, omask[op], reqvc);
             continue;
         }
-        for (int g = 0; g < grants && rot; g++) {
+        int g = 0;
+        if (__builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
+            meta_xfer(n, r, meta_p);
+            g = 1;
+        }
+        for (; g < grants && rot; g++) {
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
             int v = reqvc[op * P + p];

@@ -10,7 +10,7 @@
 static void disha_route(void *state, const struct net *n, uint32_t router, int in_port,
                         int in_vc, struct packet *p, struct route_result *out)
 {
-    route_minimal_adaptive(n, router, p, 0, n->V - 1, out);
+    route_minimal_adaptive(n, router, p, 0, n->Vd - 1, out);
 }
 
 static int disha_init(void **state, const struct saturn_config *cfg, const struct net *n,

@@ -89,7 +89,7 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     out->n = 1;
     if (router == dst_router) {
         out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
-                                        (uint8_t)(n->V - 1)};
+                                        (uint8_t)(n->Vd - 1)};
         return;
     }
     int cls = 0, d;
@@ -115,7 +115,7 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
         cls = s->classes - 1;
     int lo, hi;
-    vc_range(s->classes, n->V, cls, &lo, &hi);
+    vc_range(s->classes, n->Vd, cls, &lo, &hi);
     out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
                                     (uint8_t)lo, (uint8_t)hi};
 }
@@ -161,14 +161,14 @@ static int dor_init(void **state, const struct saturn_config *cfg,
                                   "DOR on a torus without datelines can deadlock; "
                                   "use classic (2 VCs) or cumulative (n+1 VCs)");
     s->classes = s->dl == DL_CLASSIC ? 2 : s->dl == DL_CUMULATIVE ? n->topo.n + 1 : 1;
-    if (n->V < s->classes && !saturn_config_bool(cfg, "debug.allow_deadlock"))
+    if (n->Vd < s->classes && !saturn_config_bool(cfg, "debug.allow_deadlock"))
         return saturn_config_fail(cfg, "router.vcs", err,
                                   "too few VCs for DOR with %s datelines on a %d-D torus: "
                                   "needs at least %d to be deadlock-free",
                                   s->dl == DL_CLASSIC ? "classic" : "cumulative",
                                   n->topo.n, s->classes);
-    if (n->V < s->classes)
-        s->classes = n->V;
+    if (n->Vd < s->classes)
+        s->classes = n->Vd;
     return SATURN_OK;
 }
 

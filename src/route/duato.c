@@ -36,7 +36,7 @@ static void duato_route(void *state, const struct net *n, uint32_t router, int i
                         int in_vc, struct packet *p, struct route_result *out)
 {
     const struct duato *s = state;
-    route_minimal_adaptive(n, router, p, s->escape, n->V - 1, out);
+    route_minimal_adaptive(n, router, p, s->escape, n->Vd - 1, out);
     const struct topo *t = &n->topo;
     uint32_t dst = topo_node_router(t, p->dst);
     if (router == dst)
@@ -67,7 +67,7 @@ static int duato_init(void **state, const struct saturn_config *cfg, const struc
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->escape = n->topo.kind == TOPO_TORUS ? 2 : 1;
-    if (n->V < s->escape + 1)
+    if (n->Vd < s->escape + 1)
         return saturn_config_fail(cfg, "router.vcs", err,
                                   "Duato's routing needs %d escape VC%s (DOR%s) plus at least "
                                   "one adaptive VC on a %s: at least %d",

@@ -34,7 +34,7 @@ void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet
         out->n = 1;
         out->sel = 0;
         out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
-                                        (uint8_t)(n->V - 1)};
+                                        (uint8_t)(n->Vd - 1)};
         return;
     }
     int ports[2 * TOPO_MAX_DIMS];

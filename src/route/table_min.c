@@ -21,7 +21,7 @@ static bool port_free(const struct net *n, uint32_t router, int port)
     const struct port *pt = &n->ports[gp];
     if (pt->ob_nonempty || pt->link_hold >= 0)
         return false;
-    for (int v = 0; v < n->V; v++)
+    for (int v = 0; v < n->Vd; v++)
         if (n->ovcs[gp * n->V + v].owner >= 0)
             return false;
     return true;
@@ -45,7 +45,7 @@ static void table_min_route(void *state, const struct net *n, uint32_t router, i
                 break;
             }
     }
-    out->c[0] = (struct route_cand){(uint16_t)port, 0, (uint8_t)(n->V - 1)};
+    out->c[0] = (struct route_cand){(uint16_t)port, 0, (uint8_t)(n->Vd - 1)};
 }
 
 static int table_min_init(void **state, const struct saturn_config *cfg, const struct net *n,

@@ -1,0 +1,431 @@
+/* Metapacket gathering (paper 001, section 5.3): the global full-buffer
+ * and delivered-flit counts are summed by 2-flit metapackets carried by the
+ * data network itself, on one extra, exclusive, high-priority VC per port
+ * (index n->Vd; the data VCs are 0 .. Vd-1).
+ *
+ * A gather sums dimension by dimension. In the phase for dimension d every
+ * row along d has a master (coordinate 0 in d), which launches ppac (+ way,
+ * carrying its value) and npac (- way, carrying 0); every other node adds
+ * its value to each and forwards it; both come back to the master after a
+ * full circuit. A node has the row sum once both have passed it (ppac +
+ * npac + own; the master: the returned ppac, checked against npac + own).
+ * That sum is the node's value for the next phase; a next-phase packet
+ * that arrives before it is held by the node until it is known. After the
+ * n phases every node has the global sum; the gather is published
+ * (gather_publish, through gather_step) visible from the cycle the last
+ * node got it, and the next gather starts in that cycle.
+ *
+ * One hop: the meta unit of router A puts both flits into A's local input
+ * port meta VC (router side: the node's injection channel is not used; the
+ * unit's credits are the node's for that VC); the head is routed (no
+ * routing policy: the port is known, the meta VC), through the central
+ * arbiter when there is one, is allocated the output meta VC, wins the
+ * switch with priority over data, crosses the link; the meta unit of the
+ * next router takes the flits out of the network input meta VC as they
+ * arrive (one per cycle, before the routers move, so the router never
+ * sees them) and, a cycle after the tail (the adder), queues the packet to
+ * be put into its own local meta VC. Per hop on an idle network:
+ *   h = route_delay + xbar_delay + link_latency + 2
+ * (the tail follows one cycle behind the head, then the adder). The local
+ * meta VC is one FIFO: a master's npac enters after ppac's tail has left,
+ * route_delay + 2 cycles later. A phase therefore takes k h + route_delay
+ * + 2 cycles at the master, which learns its sum last, and an idle gather
+ *   T = sum over dimensions d of (k_d h + route_delay + 2).
+ *
+ * Samples: a gather started at cycle s counts the full data VC buffers of
+ * the network input ports and the flits delivered since the previous start
+ * as the network was at the start of cycle s (before its arrivals: what the
+ * previous net_step left), each router its own. Meta flits are not data:
+ * they are in no flit counter, latency or throughput, and they do not reset
+ * the watchdog (a deadlocked data network stays deadlocked whatever the
+ * meta VC does; the meta VC itself cannot deadlock: every meta unit drains
+ * its network inputs unconditionally). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net_internal.h"
+
+struct mval {
+    uint64_t full, deliv;
+};
+
+struct mpkt {
+    struct mval v;
+    uint8_t dim, dir; /* dir 0: + (ppac), 1: - (npac) */
+    uint32_t next_free;
+};
+
+struct mlaunch {
+    uint32_t pid;
+    uint64_t ready;
+};
+
+#define MQ_CAP 64 /* per router: forwards and launches waiting for the local meta VC */
+
+struct mrouter {
+    struct mval own[TOPO_MAX_DIMS];     /* value the node adds in phase d */
+    uint64_t in_ready[TOPO_MAX_DIMS];   /* cycle own[d] is known; UINT64_MAX: not yet */
+    struct mval recv[TOPO_MAX_DIMS][2]; /* values of the packets as they arrived */
+    uint64_t got_t[TOPO_MAX_DIMS];      /* latest ready time of the phase's two packets */
+    uint8_t got[TOPO_MAX_DIMS];         /* bit dir: passed (or returned) */
+    uint32_t held[TOPO_MAX_DIMS][2];    /* packets waiting for own[d], or NET_NONE */
+    uint64_t held_c[TOPO_MAX_DIMS][2];  /* their tail's absorb cycle */
+    struct mlaunch q[MQ_CAP];
+    uint32_t qh, qn;
+    uint64_t ej_mark;                   /* flits delivered to its nodes at the last start */
+};
+
+struct meta {
+    enum { FULL_NO_FREE_SLOT, FULL_NONEMPTY } full_mode;
+    struct mrouter *mr;
+    struct mpkt *pool;
+    uint32_t pool_cap, free_head;
+    uint64_t *node_ej;   /* flits delivered per node, whole run */
+    uint64_t next_start; /* cycle the next gather starts */
+    uint64_t start;      /* the current gather's start */
+    uint32_t done;       /* routers holding the current global sum */
+    uint64_t end;        /* latest of their cycles */
+    struct mval total;   /* the true sum of the current samples (self-check) */
+    struct meta_record *rec;
+    size_t nrec, rec_cap;
+    bool counting;
+    uint64_t stat_n, stat_min, stat_max;
+    double stat_sum;
+};
+
+int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
+{
+    const struct topo *t = &n->topo;
+    struct meta *m = calloc(1, sizeof *m);
+    if (!m)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    n->meta = m;
+    m->full_mode = saturn_config_enum(cfg, "gather.full") == 1 ? FULL_NONEMPTY : FULL_NO_FREE_SLOT;
+    m->mr = calloc(t->routers, sizeof *m->mr);
+    m->node_ej = calloc(n->nnodes, sizeof *m->node_ej);
+    /* at most two packets per row and phase are alive; rows of all phases
+     * can overlap */
+    m->pool_cap = 2 * (uint32_t)t->n * t->routers + 2;
+    m->pool = calloc(m->pool_cap, sizeof *m->pool);
+    m->rec_cap = 64;
+    m->rec = malloc(m->rec_cap * sizeof *m->rec);
+    if (!m->mr || !m->node_ej || !m->pool || !m->rec)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    for (uint32_t i = 0; i < m->pool_cap; i++)
+        m->pool[i].next_free = i + 1 < m->pool_cap ? i + 1 : NET_NONE;
+    m->next_start = n->now;
+    m->stat_min = UINT64_MAX;
+    return SATURN_OK;
+}
+
+void meta_free(struct net *n)
+{
+    struct meta *m = n->meta;
+    if (!m)
+        return;
+    free(m->mr);
+    free(m->pool);
+    free(m->node_ej);
+    free(m->rec);
+    free(m);
+    n->meta = NULL;
+}
+
+void meta_node_delivered(struct net *n, uint32_t node) { n->meta->node_ej[node]++; }
+
+int meta_port(const struct net *n, uint32_t pid)
+{
+    const struct mpkt *p = &n->meta->pool[pid];
+    return 2 * p->dim + p->dir;
+}
+
+const struct meta_record *meta_records(const struct net *n, size_t *count)
+{
+    *count = n->meta ? n->meta->nrec : 0;
+    return n->meta ? n->meta->rec : NULL;
+}
+
+void meta_count(struct net *n, bool on)
+{
+    if (n->meta)
+        n->meta->counting = on;
+}
+
+bool meta_stats(const struct net *n, uint64_t *count, double *min, double *mean, double *max)
+{
+    const struct meta *m = n->meta;
+    if (!m)
+        return false;
+    *count = m->stat_n;
+    *min = m->stat_n ? (double)m->stat_min : 0;
+    *max = m->stat_n ? (double)m->stat_max : 0;
+    *mean = m->stat_n ? m->stat_sum / (double)m->stat_n : 0;
+    return true;
+}
+
+static uint32_t pkt_new(struct net *n, uint8_t dim, uint8_t dir, struct mval v)
+{
+    struct meta *m = n->meta;
+    uint32_t pid = m->free_head;
+    if (pid == NET_NONE) { /* cannot happen: the pool covers every row and phase */
+        n->failed = true;
+        snprintf(n->fail_msg, sizeof n->fail_msg, "metapacket pool exhausted");
+        return NET_NONE;
+    }
+    m->free_head = m->pool[pid].next_free;
+    m->pool[pid] = (struct mpkt){v, dim, dir, NET_NONE};
+    return pid;
+}
+
+static void pkt_free(struct meta *m, uint32_t pid)
+{
+    m->pool[pid].next_free = m->free_head;
+    m->free_head = pid;
+}
+
+static void enqueue(struct net *n, uint32_t r, uint32_t pid, uint64_t ready)
+{
+    struct mrouter *x = &n->meta->mr[r];
+    if (pid == NET_NONE)
+        return;
+    if (x->qn == MQ_CAP) { /* cannot happen: at most 4 per phase wait */
+        n->failed = true;
+        snprintf(n->fail_msg, sizeof n->fail_msg, "router %u: metapacket queue full", r);
+        return;
+    }
+    x->q[(x->qh + x->qn++) % MQ_CAP] = (struct mlaunch){pid, ready};
+}
+
+static inline struct mval vadd(struct mval a, struct mval b)
+{
+    return (struct mval){a.full + b.full, a.deliv + b.deliv};
+}
+
+static void phase_done(struct net *n, uint32_t r, int d, struct mval agg, uint64_t t);
+
+/* The master of the row along d through r starts phase d at cycle t. */
+static void launch_phase(struct net *n, uint32_t r, int d, uint64_t t)
+{
+    struct mrouter *x = &n->meta->mr[r];
+    if (n->topo.k[d] == 1) { /* a row of one: nothing to exchange */
+        phase_done(n, r, d, x->own[d], t);
+        return;
+    }
+    enqueue(n, r, pkt_new(n, (uint8_t)d, 0, x->own[d]), t);
+    enqueue(n, r, pkt_new(n, (uint8_t)d, 1, (struct mval){0, 0}), t);
+}
+
+/* The node adds its value to a passing packet whose tail it took in cycle
+ * c and queues it on (the adder takes a cycle). */
+static void pass(struct net *n, uint32_t r, uint32_t pid, uint64_t c)
+{
+    struct mrouter *x = &n->meta->mr[r];
+    struct mpkt *p = &n->meta->pool[pid];
+    int d = p->dim, dir = p->dir;
+    uint64_t t = (c > x->in_ready[d] ? c : x->in_ready[d]) + 1;
+    x->recv[d][dir] = p->v;
+    p->v = vadd(p->v, x->own[d]);
+    enqueue(n, r, pid, t); /* before any launch the sum may trigger: it is on someone's path */
+    x->got[d] |= (uint8_t)(1u << dir);
+    if (t > x->got_t[d])
+        x->got_t[d] = t;
+    if (x->got[d] == 3)
+        phase_done(n, r, d, vadd(vadd(x->recv[d][0], x->recv[d][1]), x->own[d]), x->got_t[d]);
+}
+
+static void final_sum(struct net *n, uint32_t r, struct mval agg, uint64_t t)
+{
+    struct meta *m = n->meta;
+    if (agg.full != m->total.full || agg.deliv != m->total.deliv) {
+        n->failed = true;
+        snprintf(n->fail_msg, sizeof n->fail_msg,
+                 "metapacket gather of cycle %llu: router %u summed %llu full / %llu delivered, "
+                 "the samples add up to %llu / %llu",
+                 (unsigned long long)m->start, r, (unsigned long long)agg.full,
+                 (unsigned long long)agg.deliv, (unsigned long long)m->total.full,
+                 (unsigned long long)m->total.deliv);
+        return;
+    }
+    if (t > m->end)
+        m->end = t;
+    if (++m->done < n->topo.routers)
+        return;
+    if (m->nrec == m->rec_cap) {
+        struct meta_record *rec = realloc(m->rec, 2 * m->rec_cap * sizeof *rec);
+        if (!rec) {
+            n->failed = true;
+            snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (gather records)");
+            return;
+        }
+        m->rec = rec;
+        m->rec_cap *= 2;
+    }
+    m->rec[m->nrec++] = (struct meta_record){m->start, m->end, (double)agg.full, (double)agg.deliv};
+    if (m->counting) {
+        uint64_t g = m->end - m->start;
+        m->stat_n++;
+        m->stat_sum += (double)g;
+        if (g < m->stat_min)
+            m->stat_min = g;
+        if (g > m->stat_max)
+            m->stat_max = g;
+    }
+    m->next_start = m->end; /* back to back */
+}
+
+/* Router r knows its phase-d sum agg from cycle t on. */
+static void phase_done(struct net *n, uint32_t r, int d, struct mval agg, uint64_t t)
+{
+    struct mrouter *x = &n->meta->mr[r];
+    const struct topo *tp = &n->topo;
+    if (d + 1 == tp->n) {
+        final_sum(n, r, agg, t);
+        return;
+    }
+    x->own[d + 1] = agg;
+    x->in_ready[d + 1] = t;
+    if (topo_coord(tp, r, d + 1) == 0)
+        launch_phase(n, r, d + 1, t);
+    for (int dir = 0; dir < 2; dir++) {
+        uint32_t pid = x->held[d + 1][dir];
+        if (pid != NET_NONE) {
+            x->held[d + 1][dir] = NET_NONE;
+            pass(n, r, pid, x->held_c[d + 1][dir]);
+        }
+    }
+}
+
+/* The tail of packet pid reached router r's meta unit in cycle c. */
+static void arrive(struct net *n, uint32_t r, uint32_t pid, uint64_t c)
+{
+    struct meta *m = n->meta;
+    struct mrouter *x = &m->mr[r];
+    const struct mpkt *p = &m->pool[pid];
+    int d = p->dim, dir = p->dir;
+    if (topo_coord(&n->topo, r, d) == 0) { /* back at its master */
+        x->recv[d][dir] = p->v;
+        pkt_free(m, pid);
+        x->got[d] |= (uint8_t)(1u << dir);
+        if (c + 1 > x->got_t[d])
+            x->got_t[d] = c + 1;
+        if (x->got[d] != 3)
+            return;
+        struct mval np = vadd(x->recv[d][1], x->own[d]);
+        if (np.full != x->recv[d][0].full || np.deliv != x->recv[d][0].deliv) {
+            n->failed = true;
+            snprintf(n->fail_msg, sizeof n->fail_msg,
+                     "router %u: ppac and npac of dimension %d disagree", r, d);
+            return;
+        }
+        phase_done(n, r, d, x->recv[d][0], x->got_t[d]);
+    } else if (x->in_ready[d] == UINT64_MAX) { /* its own value is not known yet */
+        x->held[d][dir] = pid;
+        x->held_c[d][dir] = c;
+    } else {
+        pass(n, r, pid, c);
+    }
+}
+
+/* Start of cycle now: every router samples its value; the masters of
+ * dimension 0 launch. */
+void meta_start(struct net *n)
+{
+    struct meta *m = n->meta;
+    const struct topo *t = &n->topo;
+    const int P = n->P, V = n->V, Vd = n->Vd;
+    m->start = n->now;
+    m->done = 0;
+    m->end = n->now;
+    m->total = (struct mval){0, 0};
+    m->next_start = UINT64_MAX;
+    for (uint32_t r = 0; r < t->routers; r++) {
+        struct mrouter *x = &m->mr[r];
+        struct mval v = {0, 0};
+        for (int p = 0; p < t->radix; p++) {
+            size_t gp = (size_t)r * P + (size_t)p;
+            const struct port *pt = &n->ports[gp];
+            if (pt->kind != PORT_NET)
+                continue;
+            const struct ivc *iv = &n->ivcs[gp * V];
+            for (int i = 0; i < Vd; i++)
+                v.full += m->full_mode == FULL_NONEMPTY ? iv[i].count > 0 : iv[i].count >= pt->cap;
+        }
+        uint64_t ej = 0;
+        for (int c = 0; c < t->conc; c++)
+            ej += m->node_ej[r * (uint32_t)t->conc + (uint32_t)c];
+        v.deliv = ej - x->ej_mark;
+        x->ej_mark = ej;
+        m->total = vadd(m->total, v);
+        for (int d = 0; d < t->n; d++) {
+            x->in_ready[d] = UINT64_MAX;
+            x->got[d] = 0;
+            x->got_t[d] = 0;
+            x->held[d][0] = x->held[d][1] = NET_NONE;
+        }
+        x->own[0] = v;
+        x->in_ready[0] = n->now;
+    }
+    for (uint32_t r = 0; r < t->routers; r++)
+        if (topo_coord(t, r, 0) == 0)
+            launch_phase(n, r, 0, n->now);
+}
+
+/* Puts a flit into router r's local meta VC, as the node would inject it. */
+static bool put_local(struct net *n, uint32_t r, flit_t f)
+{
+    const uint32_t p = (uint32_t)n->topo.radix;
+    const uint32_t gp = r * (uint32_t)n->P + p;
+    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + n->Vd];
+    if (iv->count == iv->mask + 1 && !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask)) {
+        n->failed = true;
+        snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (meta VC)");
+        return false;
+    }
+    iv->buf[(iv->head + iv->count++) & iv->mask] = f;
+    n->ports[gp].nonempty |= n->meta_bit;
+    n->rports[r] |= 1ULL << p;
+    n->rocc[r]++;
+    n->router_active[r >> 6] |= 1ULL << (r & 63);
+    n->meta_in_net++;
+    if (n->buf_cap)
+        n->inj_credits[(size_t)n->ports[gp].up * n->V + n->Vd]--;
+    return true;
+}
+
+/* After this cycle's arrivals, before the routers: absorb, then launch. */
+void meta_step(struct net *n)
+{
+    struct meta *m = n->meta;
+    const struct topo *t = &n->topo;
+    const uint64_t now = n->now;
+    const uint64_t netports = t->radix == 64 ? ~0ULL : (1ULL << t->radix) - 1;
+    for (uint32_t r = 0; r < t->routers; r++) {
+        for (uint64_t pm = n->rports[r] & netports; pm; pm &= pm - 1) {
+            int p = __builtin_ctzll(pm);
+            if (!(n->ports[(size_t)r * n->P + (size_t)p].nonempty & n->meta_bit))
+                continue;
+            flit_t f = net_ivc_pop(n, r, p, n->Vd); /* one flit per port and cycle */
+            n->rocc[r]--;
+            n->meta_in_net--;
+            if (f.flags & FLIT_TAIL)
+                arrive(n, r, f.pid, now);
+        }
+    }
+    for (uint32_t r = 0; r < t->routers; r++) {
+        struct mrouter *x = &m->mr[r];
+        while (x->qn && x->q[x->qh].ready <= now) {
+            const uint32_t node = n->ports[r * (uint32_t)n->P + (uint32_t)t->radix].up;
+            if (n->buf_cap && n->inj_credits[(size_t)node * n->V + n->Vd] < 2)
+                break; /* no room for the whole packet: wait */
+            uint32_t pid = x->q[x->qh].pid;
+            x->qh = (x->qh + 1) % MQ_CAP;
+            x->qn--;
+            if (!put_local(n, r, (flit_t){pid, 0, FLIT_HEAD}) ||
+                !put_local(n, r, (flit_t){pid, 1, FLIT_TAIL}))
+                return;
+        }
+    }
+}
+
+bool meta_due(const struct net *n) { return n->now == n->meta->next_start; }
