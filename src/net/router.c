@@ -413,6 +413,18 @@ static void central_arbiter(struct net *n, uint32_t r)
     n->arb_rr[r] = (uint16_t)((unsigned)pick + 1 == nlin ? 0 : (unsigned)pick + 1);
 }
 
+/* Switch allocation: the first request for output op this cycle clears
+ * its request mask and lists it for the output stage. */
+static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *ntouched,
+                                uint64_t *omask)
+{
+    if (*set & (1ULL << op))
+        return;
+    *set |= 1ULL << op;
+    touched[(*ntouched)++] = (uint8_t)op;
+    omask[op] = 0;
+}
+
 void router_step(struct net *n, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -540,11 +552,7 @@ void router_step(struct net *n, uint32_t r)
             if (can_send(n, ports, ovcs, iv)) {
                 int op = iv->out_port;
                 outs |= 1ULL << op;
-                if (!(touched_set & (1ULL << op))) {
-                    touched_set |= 1ULL << op;
-                    touched[ntouched++] = (uint8_t)op;
-                    omask[op] = 0;
-                }
+                touch_output(op, &touched_set, touched, &ntouched, omask);
                 meta_op = op;
                 meta_p = p;
                 picked++;
@@ -566,11 +574,7 @@ void router_step(struct net *n, uint32_t r)
                 continue;
             int op = iv->out_port;
             outs |= 1ULL << op;
-            if (!(touched_set & (1ULL << op))) {
-                touched_set |= 1ULL << op;
-                touched[ntouched++] = (uint8_t)op;
-                omask[op] = 0;
-            }
+            touch_output(op, &touched_set, touched, &ntouched, omask);
             omask[op] |= 1ULL << p;
             reqvc[op * P + p] = (uint8_t)v;
             picked++;
