@@ -126,7 +126,7 @@ static void test_bad_enum(void **state)
     struct saturn_error err;
     expect_set_error("network.topology", "ring", &err);
     assert_contains(err.msg, "network.topology = ring");
-    assert_contains(err.msg, "one of torus|mesh");
+    assert_contains(err.msg, "one of torus|mesh|dragonfly");
 
     const char *const kv[] = {"network.topology=mesh", NULL};
     struct saturn_config *c = test_config(kv);
@@ -272,7 +272,7 @@ static void test_allowed_text(void **state)
     (void)state;
     char buf[256];
     saturn_param_allowed(saturn_param_find("network.topology"), buf, sizeof buf);
-    assert_string_equal(buf, "one of torus|mesh");
+    assert_string_equal(buf, "one of torus|mesh|dragonfly");
     saturn_param_allowed(saturn_param_find("network.k"), buf, sizeof buf);
     assert_string_equal(buf, "integers in [2, 1048576], comma-separated (at most 16)");
     assert_string_equal(saturn_param_type_name(SATURN_PARAM_INTLIST), "int list");

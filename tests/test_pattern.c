@@ -417,19 +417,31 @@ static void test_params(void **state)
     assert_non_null(saturn_param_find("traffic.hotspot_node"));
     assert_non_null(saturn_param_find("traffic.hotspot_fraction"));
     assert_non_null(saturn_param_find("traffic.distance"));
-    /* Every choice parses and yields a pattern that builds on an 8x8 torus. */
+    /* Every choice parses and yields a pattern that builds on an 8x8 torus,
+     * or on a Dragonfly for the group patterns (which a torus refuses). */
     for (const char *const *c = p->choices; *c; c++) {
         char word[64];
         snprintf(word, sizeof word, "traffic.pattern=%s", *c);
+        bool groups = !strcmp(*c, "adversarial") || !strcmp(*c, "adv") || !strcmp(*c, "mixed");
         const char *kv[] = {"network.k=8", word, NULL};
+        const char *df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
+                            "dragonfly.h=2", word, NULL};
         struct bench b;
         struct rng r;
-        bench_open(&b, kv, 1);
+        bench_open(&b, groups ? df : kv, 1);
         rng_seed(&r, 2, 0);
-        for (uint32_t s = 0; s < 64; s++)
-            assert_true(pattern_dest(&b.p, s, &r) < 64);
+        for (uint32_t s = 0; s < b.t.nodes; s++)
+            assert_true(pattern_dest(&b.p, s, &r) < b.t.nodes);
         bench_close(&b);
+        if (groups) /* and only there */
+            expect_error(kv, "traffic.pattern");
     }
+    expect_error((const char *const[]){"network.topology=dragonfly", "traffic.pattern=transpose",
+                                       NULL},
+                 "traffic.pattern");
+    expect_error((const char *const[]){"network.topology=dragonfly", "traffic.pattern=adv",
+                                       "traffic.adv_shift=9", NULL},
+                 "traffic.adv_shift");
 }
 
 int main(void)

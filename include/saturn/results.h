@@ -18,6 +18,14 @@ struct saturn_link_stat {
     uint64_t first, last, busy;
 };
 
+/* Packets by generation cycle (saturn_sim_record_generations): those
+ * generated in [start, start + bin), delivered, their mean latency and the
+ * fractions misrouted globally and locally (Dragonfly routing). */
+struct saturn_gen_row {
+    uint64_t start, packets;
+    double latency, misrouted_global, misrouted_local;
+};
+
 /* One histogram bucket: values in [lo, hi]. */
 struct saturn_bucket {
     uint64_t lo, hi, count;
@@ -60,6 +68,13 @@ struct saturn_results {
     uint64_t thickness;          /* effective thickness T_e: max over links of last - first */
     size_t nlinks;               /* per-link use (collectives) */
     struct saturn_link_stat *links;
+
+    /* nonminimal routing (Dragonfly): fractions of the measured packets
+     * delivered that were misrouted globally (intermediate group) and
+     * locally (an extra local hop) */
+    double misrouted_global, misrouted_local;
+    size_t ngen;                 /* by generation cycle (when recorded) */
+    struct saturn_gen_row *gen;
 
     struct saturn_latency packet_latency;  /* generation -> tail received */
     struct saturn_latency network_latency; /* head injected -> tail received */

@@ -87,6 +87,9 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
  * instead of collective.schedule; and the link-by-time chart. */
 int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t n);
 void saturn_sim_record_chart(struct saturn_sim *s); /* before saturn_sim_run */
+/* Before saturn_sim_run: group every delivered packet by its generation
+ * cycle in bins of `bin` cycles (results.gen): the transient response. */
+int saturn_sim_record_generations(struct saturn_sim *s, uint64_t bin);
 int saturn_sim_chart(const struct saturn_sim *s, struct saturn_link_trace *out);
 
 /* create + run + free. */

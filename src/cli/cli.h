@@ -18,6 +18,7 @@ struct cli_args {
     const char *preset;
     const char *links_path;
     const char *chart_path;
+    const char *gen_path;   /* --by-generation */
     int chart_scale;
     bool quiet;
     bool help;

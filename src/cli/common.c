@@ -22,7 +22,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
-        } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale")) {
+        } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale") ||
+                   !strcmp(w, "--by-generation")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "saturn: error: %s needs a value\n", w);
                 return EXIT_BAD_INPUT;
@@ -30,6 +31,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             const char *v = argv[++i];
             if (!strcmp(w, "--links"))
                 a->links_path = v;
+            else if (!strcmp(w, "--by-generation"))
+                a->gen_path = v;
             else if (!strcmp(w, "--chart"))
                 a->chart_path = v;
             else if ((a->chart_scale = atoi(v)) < 1 || a->chart_scale > 64) {
@@ -269,6 +272,10 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         snprintf(e, sizeof e, "%.3f bits", r->entropy_mean);
     fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %s, throttled %.1f %%\n",
             "mobility", r->mobility_mean, r->valid_per_router, e, 100.0 * r->throttled_mean);
+    if (r->misrouted_global > 0 || r->misrouted_local > 0)
+        fprintf(f, "  %-16s %.1f %% of the packets globally (intermediate group), %.1f %% "
+                "locally (extra local hop)\n", "misrouted", 100.0 * r->misrouted_global,
+                100.0 * r->misrouted_local);
     if (r->recoveries)
         fprintf(f, "  %-16s %llu packets through the Disha lane (token held %.1f %% of the run)\n",
                 "recoveries", (unsigned long long)r->recoveries,

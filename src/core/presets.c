@@ -37,7 +37,29 @@ static const char *const levitin2019[] = {
     "steady.warmup=50000", "steady.measure=0",
     NULL};
 
+/* Fuentes et al. (paper 004, Table I): the canonical Dragonfly p = 8,
+ * a = 16, h = 8 (129 groups, 16,512 nodes), palmtree global links;
+ * input-output-buffered routers with a 5-cycle pipeline (4 cycles of
+ * routing and allocation, 1 of crossbar) and 2x internal speedup; VCT with
+ * 8-phit packets, 32-phit buffers per local input VC and per output VC,
+ * 256 per global input VC; links of 10 (local) and 100 (global) cycles,
+ * credits the same; 3 injection VCs, 2 global, 3 local (4 for val, ugal
+ * and pb: dragonfly.local_vcs = 0); 15,000 measured cycles. The routing
+ * is for the user to choose (min here). */
+static const char *const fuentes2015[] = {
+    "network.topology=dragonfly", "dragonfly.p=8", "dragonfly.a=16", "dragonfly.h=8",
+    "dragonfly.arrangement=palmtree", "dragonfly.local_latency=10",
+    "dragonfly.global_latency=100", "dragonfly.global_buf_flits=256", "dragonfly.local_vcs=0",
+    "dragonfly.global_vcs=2", "router.vcs=3", "router.buf_flits=32", "router.out_buf_flits=32",
+    "router.switching=vct", "router.speedup=2", "router.route_delay=4", "router.xbar_delay=1",
+    "router.inject_latency=1", "router.eject_latency=1", "traffic.packet_length=8",
+    "routing.algorithm=min", "steady.warmup=5000", "steady.measure=15000", NULL};
+
 static const struct preset presets[] = {
+    {"fuentes2015", "paper 004: the 16,512-node canonical Dragonfly of Table I (VCT, "
+                    "input-output-buffered 5-cycle routers, 10/100-cycle links); choose "
+                    "routing.algorithm and traffic; dragonfly.p/a/h for a smaller one",
+     fuentes2015},
     {"levitin2019", "paper 002: torus, VCT with unlimited output storage, table-driven minimal "
                     "adaptive routing, fixed-distance traffic (Levitin & Rykalova 2019)",
      levitin2019},

@@ -10,5 +10,6 @@ void saturn_results_free(struct saturn_results *r)
         return;
     free(r->hist);
     free(r->links);
+    free(r->gen);
     memset(r, 0, sizeof *r);
 }

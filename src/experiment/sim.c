@@ -24,6 +24,8 @@ const struct saturn_param sim_params[] = {
     {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,
      "cycles per packet-entropy window: E = mean log2(1 + hops made in the window) over the "
      "packets in the network for the whole window"},
+    {"sim.generation_bin", SATURN_PARAM_INT, "10", 1, 1e12, NULL,
+     "cycles of generation time per row of saturn run --by-generation PATH"},
     {"sim.series_interval", SATURN_PARAM_INT, "1", 1, 1e12, NULL,
      "cycles per row of the time series (saturn run --series PATH)"},
     {"debug.allow_deadlock", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
@@ -46,11 +48,41 @@ static void on_deliver(void *user, struct net *n, uint32_t pid)
     s->last_delivery = n->now;
     s->lat_total += (double)(n->now - p->t_gen);
     s->lat_count++;
+    if (s->gen_bin) {
+        uint64_t b = p->t_gen / s->gen_bin;
+        if (b >= s->ngen) {
+            uint64_t cap = s->ngen ? s->ngen : 64;
+            while (cap <= b)
+                cap *= 2;
+            struct sim_gen *g = realloc(s->gen, cap * sizeof *g);
+            if (g) {
+                memset(g + s->ngen, 0, (cap - s->ngen) * sizeof *g);
+                s->gen = g;
+                s->ngen = cap;
+            }
+        }
+        if (b < s->ngen) {
+            s->gen[b].packets++;
+            s->gen[b].lat += (double)(n->now - p->t_gen);
+            s->gen[b].global += (p->misroute & PACKET_MISROUTED_GLOBAL) != 0;
+            s->gen[b].local += (p->misroute & PACKET_MISROUTED_LOCAL) != 0;
+        }
+    }
     if (!p->measured && !s->count_all)
         return;
     hist_add(&s->lat, n->now - p->t_gen);
     hist_add(&s->netlat, n->now - p->t_inj);
     s->hops_sum += p->hops;
+    s->mis_global += (p->misroute & PACKET_MISROUTED_GLOBAL) != 0;
+    s->mis_local += (p->misroute & PACKET_MISROUTED_LOCAL) != 0;
+}
+
+int saturn_sim_record_generations(struct saturn_sim *s, uint64_t bin)
+{
+    if (!bin)
+        return SATURN_EINPUT;
+    s->gen_bin = bin;
+    return SATURN_OK;
 }
 
 int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
@@ -134,6 +166,7 @@ void saturn_sim_free(struct saturn_sim *s)
     if (!s)
         return;
     free(s->offsets);
+    free(s->gen);
     net_destroy(&s->net);
     pattern_free(&s->pat);
     saturn_config_free(s->cfg);
@@ -274,6 +307,20 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     hist_summary(&s->lat, &r->packet_latency);
     hist_summary(&s->netlat, &r->network_latency);
     r->hops_mean = s->lat.n ? s->hops_sum / (double)s->lat.n : 0;
+    r->misrouted_global = s->lat.n ? (double)s->mis_global / (double)s->lat.n : 0;
+    r->misrouted_local = s->lat.n ? (double)s->mis_local / (double)s->lat.n : 0;
+    uint64_t last = s->ngen;
+    while (last > 0 && s->gen[last - 1].packets == 0)
+        last--;
+    if (last && (r->gen = calloc(last, sizeof *r->gen))) {
+        r->ngen = last;
+        for (uint64_t b = 0; b < last; b++) {
+            const struct sim_gen *g = &s->gen[b];
+            double k = g->packets ? (double)g->packets : 1.0;
+            r->gen[b] = (struct saturn_gen_row){b * s->gen_bin, g->packets, g->lat / k,
+                                                (double)g->global / k, (double)g->local / k};
+        }
+    }
     r->hist = hist_buckets(&s->lat, &r->hist_n);
     r->mobility_mean = s->acc_nv > 0 ? s->acc_na / s->acc_nv : 1.0;
     r->valid_per_router = s->acc_cycles > 0 ? s->acc_nv / s->acc_cycles / (double)n->topo.routers : 0;

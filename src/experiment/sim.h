@@ -42,6 +42,10 @@ struct saturn_sim {
         double nv, na, thr, lat_total0;
         uint64_t lat_count0, ejected0, generated0, cycles;
     } sa;
+    /* misrouted measured packets; every delivered packet by generation bin */
+    uint64_t mis_global, mis_local;
+    uint64_t gen_bin, ngen;
+    struct sim_gen { uint64_t packets, global, local; double lat; } *gen;
     /* latency of every delivered packet, running totals (series, ramp) */
     double lat_total;
     uint64_t lat_count;

@@ -116,6 +116,8 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddItemToObject(o, "packet_latency", latency_json(&r->packet_latency));
     cJSON_AddItemToObject(o, "network_latency", latency_json(&r->network_latency));
     cJSON_AddNumberToObject(o, "hops_mean", r->hops_mean);
+    cJSON_AddNumberToObject(o, "misrouted_global", r->misrouted_global);
+    cJSON_AddNumberToObject(o, "misrouted_local", r->misrouted_local);
     cJSON_AddNumberToObject(o, "inflight_mean", r->inflight_mean);
     cJSON_AddNumberToObject(o, "little_n", r->little_n);
     cJSON_AddNumberToObject(o, "little_lambda_n_tau", r->little_lambda_n_tau);

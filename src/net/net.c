@@ -41,7 +41,7 @@ const struct saturn_param router_params[] = {
      "cycles from a head reaching the front of an idle VC to its first allocation attempt"},
     {"router.xbar_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
      "cycles to cross the crossbar after winning the switch"},
-    {"router.link_latency", SATURN_PARAM_INT, "1", 1, 100000, NULL,
+    {"router.link_latency", SATURN_PARAM_INT, "1", 1, 65535, NULL,
      "cycles on a router-to-router link"},
     {"router.credit_delay", SATURN_PARAM_INT, "1", 1, 100000, NULL,
      "cycles for a credit to reach the upstream router"},
@@ -49,6 +49,19 @@ const struct saturn_param router_params[] = {
      "cycles from a source to its router's injection buffer"},
     {"router.eject_latency", SATURN_PARAM_INT, "1", 0, 100000, NULL,
      "cycles from the router's ejection port to the node"},
+    {"dragonfly.local_latency", SATURN_PARAM_INT, "10", 1, 65535, NULL,
+     "dragonfly: cycles on a local (intra-group) link, and for its credits (router.link_latency "
+     "and router.credit_delay are for tori and meshes)"},
+    {"dragonfly.global_latency", SATURN_PARAM_INT, "100", 1, 65535, NULL,
+     "dragonfly: cycles on a global (inter-group) link, and for its credits"},
+    {"dragonfly.global_buf_flits", SATURN_PARAM_INT, "256", 1, 1 << 20, NULL,
+     "dragonfly: flits (phits) per global input VC buffer (local input and injection VCs: "
+     "router.buf_flits)"},
+    {"dragonfly.local_vcs", SATURN_PARAM_INT, "0", 0, 64, NULL,
+     "dragonfly: VCs per local port (injection ports: router.vcs); 0 = what the routing needs, "
+     "at least 3: 4 for val, ugal and pb, 3 for the others (paper 004's Table I)"},
+    {"dragonfly.global_vcs", SATURN_PARAM_INT, "2", 1, 64, NULL,
+     "dragonfly: VCs per global port"},
     {"entropy.buffers", SATURN_PARAM_ENUM, "all", 0, 0, buffer_sets,
      "input VC buffers counted in Nv and Na (mobility ratio): all (network and injection ports) or network"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -147,6 +160,8 @@ static int build_ports(struct net *n)
         for (int p = 0; p < n->P; p++) {
             struct port *pt = &n->ports[(size_t)r * n->P + p];
             pt->cap = n->buf_cap;
+            pt->credit_lat = (uint16_t)n->credit_delay;
+            pt->nvc = (uint8_t)(p >= t->radix ? n->inj_vcs : n->local_vcs);
             pt->router = r;
             pt->link_hold = -1;
             pt->far_in = NET_NONE;
@@ -165,9 +180,17 @@ static int build_ports(struct net *n)
                 continue;
             struct port *out = &n->ports[(size_t)r * n->P + p];
             struct port *in = &n->ports[(size_t)fr * n->P + fp];
+            bool global = topo_port_class(t, p) == TOPO_GLOBAL;
+            uint32_t lat = global ? n->global_latency : n->link_latency;
             out->kind = PORT_NET;
             out->far_in = fr * (uint32_t)n->P + (uint32_t)fp;
-            out->latency = (uint16_t)n->link_latency;
+            out->latency = (uint16_t)lat;
+            out->nvc = (uint8_t)(global ? n->global_vcs : n->local_vcs);
+            out->cls = (uint8_t)(global ? TOPO_GLOBAL : TOPO_LOCAL);
+            if (global)
+                in->cap = n->buf_cap ? n->global_cap : 0;
+            if (t->kind == TOPO_DRAGONFLY) /* credits travel the link back */
+                in->credit_lat = (uint16_t)lat;
             out->out_unlimited = in->cap == 0;
             in->kind = PORT_NET;
             in->up = r * (uint32_t)n->P + (uint32_t)p;
@@ -183,17 +206,26 @@ static int build_buffers(struct net *n)
     n->ovcs = calloc(nvc, sizeof *n->ovcs);
     if (!n->ivcs || !n->iroute || !n->ovcs)
         return SATURN_ENOMEM;
-    uint32_t slot = n->buf_cap ? pow2_at_least(n->buf_cap) : 0;
-    if (slot) {
-        n->slab = malloc(nvc * slot * sizeof *n->slab);
+    /* One slab for every bounded input VC, each a power-of-two ring of its
+     * port's capacity. */
+    size_t slab = 0;
+    for (size_t i = 0; i < nvc; i++) {
+        uint32_t cap = n->ports[i / (size_t)n->V].cap;
+        slab += cap ? pow2_at_least(cap) : 0;
+    }
+    if (slab) {
+        n->slab = malloc(slab * sizeof *n->slab);
         if (!n->slab)
             return SATURN_ENOMEM;
     }
+    size_t at = 0;
     for (size_t i = 0; i < nvc; i++) {
         struct ivc *iv = &n->ivcs[i];
+        uint32_t slot = n->ports[i / (size_t)n->V].cap ? pow2_at_least(n->ports[i / (size_t)n->V].cap) : 0;
         if (slot) {
-            iv->buf = n->slab + i * slot;
+            iv->buf = n->slab + at;
             iv->mask = slot - 1;
+            at += slot;
         } else {
             iv->buf = malloc(16 * sizeof *iv->buf);
             if (!iv->buf)
@@ -233,7 +265,7 @@ static int build_nodes(struct net *n, uint64_t seed)
             return SATURN_ENOMEM;
         nd->qmask = 3;
         nd->cur = NET_NONE;
-        nd->last_vc = (uint8_t)(n->Vd - 1);
+        nd->last_vc = (uint8_t)(n->inj_vcs - 1);
         rng_seed(&nd->rng, seed, i);
         for (int v = 0; v < n->V; v++)
             n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
@@ -254,8 +286,22 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->P > 64)
         return saturn_config_fail(cfg, "network.topology", err,
                                   "routers with more than 64 ports are not supported");
-    n->V = n->Vd = (int)saturn_config_int(cfg, "router.vcs");
+    n->V = n->Vd = n->inj_vcs = n->local_vcs = n->global_vcs =
+        (int)saturn_config_int(cfg, "router.vcs");
     n->data_mask = ~0ULL;
+    if (n->topo.kind == TOPO_DRAGONFLY) {
+        /* Link classes: their own VCs, latencies (credits the same) and buffers. */
+        n->local_vcs = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
+        if (n->local_vcs == 0) {
+            const struct route_ops *ro = route_find(saturn_config_str(cfg, "routing.algorithm"));
+            n->local_vcs = ro && ro->local_vcs > 3 ? ro->local_vcs : 3;
+        }
+        n->global_vcs = (int)saturn_config_int(cfg, "dragonfly.global_vcs");
+        int v = n->inj_vcs;
+        if (n->local_vcs > v) v = n->local_vcs;
+        if (n->global_vcs > v) v = n->global_vcs;
+        n->V = n->Vd = v;
+    }
     const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
     n->switching = (enum switching)saturn_config_enum(cfg, "router.switching");
     n->buf_cap = (uint32_t)saturn_config_int(cfg, "router.buf_flits");
@@ -303,6 +349,19 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
+    n->global_latency = n->link_latency;
+    n->global_cap = n->buf_cap;
+    if (n->topo.kind == TOPO_DRAGONFLY) {
+        n->link_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.local_latency");
+        n->global_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.global_latency");
+        n->global_cap = (uint32_t)saturn_config_int(cfg, "dragonfly.global_buf_flits");
+        if (n->switching == SW_VCT && n->buf_cap &&
+            n->global_cap < (uint32_t)saturn_config_int(cfg, "traffic.packet_length"))
+            return saturn_config_fail(cfg, "dragonfly.global_buf_flits", err,
+                                      "virtual cut-through needs a buffer that holds a whole "
+                                      "packet: at least traffic.packet_length = %lld flits",
+                                      (long long)saturn_config_int(cfg, "traffic.packet_length"));
+    }
     n->credit_delay = (uint32_t)saturn_config_int(cfg, "router.credit_delay");
     n->inject_latency = (uint32_t)saturn_config_int(cfg, "router.inject_latency");
     n->eject_latency = (uint32_t)saturn_config_int(cfg, "router.eject_latency");
@@ -313,10 +372,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->check = true;
 #endif
 
-    uint32_t maxd = n->xbar_delay + n->link_latency;
+    uint32_t maxd = n->xbar_delay +
+                    (n->global_latency > n->link_latency ? n->global_latency : n->link_latency);
     uint64_t longest = maxd;
     if (n->route_delay > longest) longest = n->route_delay;
     if (n->credit_delay > longest) longest = n->credit_delay;
+    if (n->topo.kind == TOPO_DRAGONFLY && n->global_latency > longest) longest = n->global_latency;
     if (n->inject_latency > longest) longest = n->inject_latency;
     if (n->xbar_delay + n->eject_latency > longest) longest = n->xbar_delay + n->eject_latency;
     if (n->watchdog <= longest)
@@ -365,6 +426,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->rops = route_find(saturn_config_str(cfg, "routing.algorithm"));
     if (!n->rops)
         return saturn_config_fail(cfg, "routing.algorithm", err, "no such routing policy");
+    if (n->rops->dragonfly != (n->topo.kind == TOPO_DRAGONFLY))
+        return saturn_config_fail(cfg, "routing.algorithm", err,
+                                  n->rops->dragonfly
+                                      ? "is a Dragonfly routing; network.topology = %s needs "
+                                        "dor, table_min, duato or disha"
+                                      : "is for tori and meshes; network.topology = %s needs "
+                                        "min, val, ugal, pb, olm, base, hybrid or ectn",
+                                  n->topo.name);
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
@@ -542,8 +611,8 @@ static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
     struct node *nd = &n->nodes[node];
     int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
-    for (int i = 1, v = nd->last_vc; i <= n->Vd; i++) {
-        if (++v == n->Vd)
+    for (int i = 1, v = nd->last_vc; i <= n->inj_vcs; i++) {
+        if (++v >= n->inj_vcs)
             v = 0;
         if (n->buf_cap == 0 || cr[v] >= need)
             return v;
@@ -708,6 +777,8 @@ int net_step(struct net *n)
         recovery_step(n); /* before the routers: its links are taken this cycle */
     if (n->meta)
         meta_step(n); /* absorbs arrived meta flits before the routers see them */
+    if (n->rops->cycle)
+        n->rops->cycle(n->rstate, n);
 
     n->cyc_nv = n->cyc_na = 0;
     const uint32_t rwords = (n->topo.routers + 63) / 64;

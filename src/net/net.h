@@ -31,6 +31,10 @@ enum switching { SW_WORMHOLE, SW_VCT, SW_UNLIMITED };
 
 enum flit_flags { FLIT_HEAD = 1, FLIT_TAIL = 2 };
 
+/* Nonminimal routing a packet took (Dragonfly): a global misroute (to an
+ * intermediate group or router), a local misroute (an extra local hop). */
+enum { PACKET_MISROUTED_GLOBAL = 1, PACKET_MISROUTED_LOCAL = 2 };
+
 typedef struct flit {
     uint32_t pid;
     uint16_t seq;
@@ -48,6 +52,7 @@ struct packet {
     uint8_t marked;     /* present at the start of the entropy window */
     uint16_t hops_mark; /* hops at the start of the entropy window */
     uint16_t slice;     /* which slice of a sliced collective (chart colour) */
+    uint8_t misroute;   /* PACKET_MISROUTED_* bits: nonminimal hops it took */
     uint32_t route[2];  /* routing policy scratch */
     uint64_t t_gen;     /* generated (enters the source queue) */
     uint64_t t_inj;     /* head enters the injection channel */
@@ -98,6 +103,9 @@ struct port {
     uint32_t cap;       /* input side: flits per VC, 0 = unlimited */
     uint32_t router;    /* the router this port belongs to */
     uint16_t latency;   /* output side: link latency */
+    uint16_t credit_lat; /* input side: cycles for a credit to reach the sender */
+    uint8_t nvc;        /* VCs this port's link class has (<= V) */
+    uint8_t cls;        /* enum topo_link_class of a network port */
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
@@ -147,7 +155,11 @@ struct net {
     int speedup, out_speedup;
     uint32_t route_delay, xbar_delay, credit_delay;
     uint32_t link_latency, inject_latency, eject_latency;
-    uint32_t buf_cap, obuf_cap;
+    uint32_t buf_cap, obuf_cap; /* buf_cap: injection and (local) network input VCs */
+    uint32_t global_cap;    /* dragonfly: global input VCs */
+    int inj_vcs;            /* VCs of an injection port (router.vcs) */
+    int local_vcs, global_vcs; /* VCs of local / global network ports (torus: both Vd) */
+    uint32_t global_latency; /* dragonfly: global link and credit latency (local: link_latency) */
     bool obuf_on;           /* output buffers present (obuf_cap > 0 or unlimited) */
     bool obuf_unlimited;
     bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */

@@ -36,7 +36,7 @@ static inline flit_t net_ivc_pop(struct net *n, uint32_t r, int p, int v)
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) { /* unlimited buffers: nobody counts their slots */
         flit_t none = {0, 0, 0};
-        net_push_event(n, n->now + n->credit_delay,
+        net_push_event(n, n->now + in->credit_lat,
                        in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up,
                        (uint32_t)v, none);
     }

@@ -222,6 +222,8 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
         o->owner = -1;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
+        if (n->rops->tail_left)
+            n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
     }
 }
 

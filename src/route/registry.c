@@ -4,15 +4,18 @@
 #include "route/route.h"
 
 extern const struct route_ops route_dor, route_table_min, route_duato, route_disha;
+extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_df_pb,
+    route_df_olm, route_df_base, route_df_hybrid, route_df_ectn;
 
 static const struct route_ops *const policies[] = {
-    &route_dor,
-    &route_table_min,
-    &route_duato,
-    &route_disha,
+    &route_dor,    &route_table_min, &route_duato,  &route_disha,
+    &route_df_min, &route_df_val,    &route_df_ugal, &route_df_pb,
+    &route_df_olm, &route_df_base,   &route_df_hybrid, &route_df_ectn,
 };
 
-static const char *const algorithm_names[] = {"dor", "table_min", "duato", "disha", NULL};
+static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "disha",
+                                              "min",  "val",       "ugal",  "pb",
+                                              "olm",  "base",      "hybrid", "ectn", NULL};
 
 const struct saturn_param routing_params[] = {
     {"routing.algorithm", SATURN_PARAM_ENUM, "dor", 0, 0, algorithm_names,
@@ -20,7 +23,10 @@ const struct saturn_param routing_params[] = {
      "lowest-numbered free minimal port, else the highest one's output buffer; paper 002); "
      "duato (fully adaptive minimal on all but the escape VCs, most credits first, escape VCs "
      "by DOR with a dateline class: deadlock avoidance); disha (fully adaptive minimal on all "
-     "VCs, deadlock recovery through a token-protected lane after disha.timeout; paper 001)"},
+     "VCs, deadlock recovery through a token-protected lane after disha.timeout; paper 001). "
+     "Dragonfly (paper 004; docs/DRAGONFLY.md): min (l-g-l), val (Valiant), ugal (UGAL-L), "
+     "pb (PiggyBack), olm (Opportunistic Local Misrouting), base, hybrid, ectn (contention "
+     "counters)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const struct route_ops *route_find(const char *name)

@@ -51,6 +51,16 @@ struct route_ops {
     /* The policy needs atomic VC allocation (router.atomic_vc) in
      * wormhole and VCT networks to be deadlock-free. */
     bool atomic_vc;
+    /* A Dragonfly policy (else a torus/mesh one), and the local VCs its
+     * paths need (dragonfly.local_vcs = 0 gives max(3, this), Table I). */
+    bool dragonfly;
+    uint8_t local_vcs;
+    /* The tail of p left input VC (in_port, in_vc) of router (optional:
+     * contention counters count a packet until its tail leaves). */
+    void (*tail_left)(void *state, const struct net *net, uint32_t router, int in_port,
+                      int in_vc, const struct packet *p);
+    /* Once per cycle, before the routers (optional: periodic broadcasts). */
+    void (*cycle)(void *state, const struct net *net);
 };
 
 /* The minimal output ports of router r towards router dst on a k-ary

@@ -1,25 +1,14 @@
 /* k-ary n-cube tori and meshes (port numbering in topo.h). */
+#include "topo/topo_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "topo/topo.h"
 
-static const char *const topo_names[] = {"torus", "mesh", NULL};
-
-const struct saturn_param topo_params[] = {
-    {"network.topology", SATURN_PARAM_ENUM, "torus", 0, 0, topo_names,
-     "torus (k-ary n-cube with wrap-around links) or mesh"},
-    {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
-     "routers per dimension: one value for all, or one per dimension (x first)"},
-    {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,
-     "number of dimensions"},
-    {NULL, 0, NULL, 0, 0, NULL, NULL}};
-
-int topo_build(struct topo *t, const struct saturn_config *cfg,
-               struct saturn_error *err)
+int torus_build(struct topo *t, const struct saturn_config *cfg,
+                struct saturn_error *err)
 {
-    memset(t, 0, sizeof *t);
     t->kind = saturn_config_enum(cfg, "network.topology") == 0 ? TOPO_TORUS : TOPO_MESH;
     t->name = t->kind == TOPO_TORUS ? "torus" : "mesh";
     t->n = (int)saturn_config_int(cfg, "network.n");
@@ -52,13 +41,7 @@ int topo_build(struct topo *t, const struct saturn_config *cfg,
     return SATURN_OK;
 }
 
-void topo_free(struct topo *t)
-{
-    free(t->coord);
-    t->coord = NULL;
-}
-
-bool topo_link(const struct topo *t, uint32_t router, int port,
+bool torus_link(const struct topo *t, uint32_t router, int port,
                uint32_t *far_router, int *far_port)
 {
     if (port < 0 || port >= t->radix)
@@ -89,7 +72,7 @@ uint32_t topo_id(const struct topo *t, const int *c)
     return id;
 }
 
-int topo_distance(const struct topo *t, uint32_t a, uint32_t b)
+int torus_distance(const struct topo *t, uint32_t a, uint32_t b)
 {
     int h = 0;
     for (int d = 0; d < t->n; d++) {
@@ -101,7 +84,7 @@ int topo_distance(const struct topo *t, uint32_t a, uint32_t b)
     return h;
 }
 
-int topo_diameter(const struct topo *t)
+int torus_diameter(const struct topo *t)
 {
     int h = 0;
     for (int d = 0; d < t->n; d++)
@@ -114,7 +97,7 @@ int topo_diameter(const struct topo *t)
  * N * (k/8 for even k) flits per unit rate, giving the bound 8/k
  * (Dally & Towles, section 3.3.1); mesh: the middle channel carries k/4,
  * bound 4/k. The smallest dimension-wise bound holds. */
-double topo_uniform_bound(const struct topo *t)
+double torus_uniform_bound(const struct topo *t)
 {
     double best = 1e30;
     for (int d = 0; d < t->n; d++) {

@@ -11,14 +11,14 @@
 static const char *const pattern_names[] = {
     "uniform", "transpose", "shuffle", "bitcomp", "bitrev", "bitrot", "tornado",
     "torn", "randperm", "randpair", "neighbor", "hotspot", "distance",
-    "rand", "trns", "shfl", "bcmp", "brev", "brot", "rpar", NULL};
+    "rand", "trns", "shfl", "bcmp", "brev", "brot", "rpar", "adversarial", "mixed", "adv", NULL};
 
 static const enum pattern_kind choice_kind[] = {
     PAT_UNIFORM, PAT_TRANSPOSE, PAT_SHUFFLE, PAT_BITCOMP, PAT_BITREV,
     PAT_BITROT, PAT_TORNADO, PAT_TORN, PAT_RANDPERM, PAT_RANDPAIR,
     PAT_NEIGHBOR, PAT_HOTSPOT, PAT_DISTANCE,
     PAT_UNIFORM, PAT_TRANSPOSE, PAT_SHUFFLE, PAT_BITCOMP, PAT_BITREV,
-    PAT_BITROT, PAT_RANDPAIR};
+    PAT_BITROT, PAT_RANDPAIR, PAT_ADVERSARIAL, PAT_MIXED, PAT_ADVERSARIAL};
 
 _Static_assert(sizeof choice_kind / sizeof choice_kind[0] ==
                    sizeof pattern_names / sizeof pattern_names[0] - 1,
@@ -35,7 +35,13 @@ const struct saturn_param pattern_params[] = {
      "probability traffic.hotspot_fraction, else uniform), distance (uniform "
      "among nodes exactly traffic.distance hops away); aliases rand=uniform "
      "trns=transpose shfl=shuffle bcmp=bitcomp brev=bitrev brot=bitrot "
-     "rpar=randpair"},
+     "rpar=randpair; Dragonfly: adversarial (ADV+i: a random node of the group "
+     "traffic.adv_shift groups on; alias adv), mixed (ADV+i with probability "
+     "traffic.adv_fraction, else uniform)"},
+    {"traffic.adv_shift", SATURN_PARAM_INT, "1", 1, 1 << 30, NULL,
+     "i of ADV+i (pattern = adversarial or mixed): destination group = source group + i"},
+    {"traffic.adv_fraction", SATURN_PARAM_REAL, "0.5", 0, 1, NULL,
+     "pattern = mixed: share of packets sent ADV+i (the rest uniform)"},
     {"traffic.hotspot_node", SATURN_PARAM_INT, "0", 0, 1 << 30, NULL,
      "the hot node of pattern=hotspot"},
     {"traffic.hotspot_fraction", SATURN_PARAM_REAL, "0.1", 0, 1, NULL,
@@ -116,6 +122,15 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
     }
 }
 
+/* A random node of the group adv_shift groups after src's. */
+static uint32_t adversarial_dest(const struct pattern *p, uint32_t src, struct rng *r)
+{
+    const struct topo *t = p->topo;
+    uint32_t per = (uint32_t)t->a * (uint32_t)t->p;
+    uint32_t g = (src / per + p->adv_shift) % t->groups;
+    return g * per + (uint32_t)rng_below(r, per);
+}
+
 uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
 {
     const struct topo *t = p->topo;
@@ -160,6 +175,12 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
         return uniform_other(p, src, r);
     case PAT_DISTANCE:
         return distance_dest(p, src, r);
+    case PAT_ADVERSARIAL:
+        return adversarial_dest(p, src, r);
+    case PAT_MIXED:
+        if (rng_uniform(r) < p->adv_fraction)
+            return adversarial_dest(p, src, r);
+        return uniform_other(p, src, r);
     }
     return src;
 }
@@ -310,6 +331,28 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     p->hot_node = (uint32_t)saturn_config_int(cfg, "traffic.hotspot_node");
     p->hot_fraction = saturn_config_real(cfg, "traffic.hotspot_fraction");
     p->distance = (int)saturn_config_int(cfg, "traffic.distance");
+    p->adv_fraction = saturn_config_real(cfg, "traffic.adv_fraction");
+    bool dragonfly = t->kind == TOPO_DRAGONFLY;
+    if (dragonfly) {
+        int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
+        if (shift % (int64_t)t->groups == 0)
+            return saturn_config_fail(cfg, "traffic.adv_shift", err,
+                                      "a shift of %lld groups sends every packet to its own "
+                                      "group in a network of %u groups", (long long)shift,
+                                      t->groups);
+        p->adv_shift = (uint32_t)(shift % (int64_t)t->groups);
+    }
+    if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly)
+        return saturn_config_fail(cfg, "traffic.pattern", err,
+                                  "adversarial and mixed address groups: they need "
+                                  "network.topology = dragonfly");
+    if (dragonfly && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
+                      p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
+        return saturn_config_fail(cfg, "traffic.pattern", err,
+                                  "%s needs torus or mesh coordinates; on a dragonfly use "
+                                  "uniform, adversarial, mixed, a bit pattern, randperm, "
+                                  "randpair, neighbor or hotspot",
+                                  saturn_config_str(cfg, "traffic.pattern"));
 
     int rc = SATURN_OK;
     switch (p->kind) {
@@ -383,6 +426,20 @@ void pattern_distribution(const struct pattern *p, uint32_t src,
 {
     const struct topo *t = p->topo;
     switch (p->kind) {
+    case PAT_ADVERSARIAL:
+    case PAT_MIXED: {
+        uint32_t per = (uint32_t)t->a * (uint32_t)t->p;
+        uint32_t g = (src / per + p->adv_shift) % t->groups;
+        double f = p->kind == PAT_MIXED ? p->adv_fraction : 1.0;
+        for (uint32_t d = 0; d < p->nodes; d++) {
+            double w = d == src || f == 1.0 ? 0 : (1 - f) / (double)(p->nodes - 1);
+            if (d / per == g)
+                w += f / per;
+            if (w > 0)
+                fn(user, d, w);
+        }
+        return;
+    }
     case PAT_UNIFORM:
     case PAT_HOTSPOT: {
         double hot = p->kind == PAT_HOTSPOT ? p->hot_fraction : 0;

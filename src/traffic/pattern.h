@@ -25,7 +25,9 @@ enum pattern_kind {
     PAT_RANDPAIR,  /* a random perfect matching, fixed for the run */
     PAT_NEIGHBOR,  /* a random one of the node's neighbours */
     PAT_HOTSPOT,   /* node h with probability f, otherwise uniform */
-    PAT_DISTANCE   /* uniform among the nodes exactly l hops away */
+    PAT_DISTANCE,  /* uniform among the nodes exactly l hops away */
+    PAT_ADVERSARIAL, /* Dragonfly ADV+i: a random node of group g + i */
+    PAT_MIXED      /* ADV+i with probability f, else uniform */
 };
 
 struct pattern {
@@ -39,6 +41,8 @@ struct pattern {
     uint32_t hot_node;
     double hot_fraction;
     int distance;
+    uint32_t adv_shift;  /* ADV+i: i mod the number of groups */
+    double adv_fraction; /* MIXED: f */
 };
 
 /* seed: the run's seed; fixed random tables (randperm, randpair) draw

@@ -1,0 +1,41 @@
+/* Contention counters (contention.h). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "route/contention.h"
+#include "route/dragonfly.h"
+
+int contention_init(struct contention *c, const struct net *n)
+{
+    size_t ports = (size_t)n->topo.routers * (size_t)n->P;
+    c->P = n->P;
+    c->V = n->V;
+    c->count = calloc(ports, sizeof *c->count);
+    c->held = malloc(ports * (size_t)n->V);
+    if (!c->count || !c->held)
+        return SATURN_ENOMEM;
+    memset(c->held, -1, ports * (size_t)n->V);
+    return SATURN_OK;
+}
+
+void contention_free(struct contention *c)
+{
+    free(c->count);
+    free(c->held);
+    c->count = NULL;
+    c->held = NULL;
+}
+
+int df_contention_choice(struct contention *c, const struct net *n, uint32_t r, int in_port,
+                         int in_vc, const struct packet *p, const struct df_plan *plan,
+                         unsigned th)
+{
+    int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
+    contention_add(c, r, in_port, in_vc, port);
+    if (plan->min_port < 0 || plan->nopt == 0 || contention_get(c, r, port) <= th)
+        return -1;
+    bool ok[64];
+    for (int i = 0; i < plan->nopt; i++)
+        ok[i] = contention_get(c, r, plan->opt[i].port) < th;
+    return df_pick(&n->router_rng[r], ok, plan->nopt);
+}

@@ -1,0 +1,40 @@
+/* Contention counters (paper 004, section III): one counter per output
+ * port of every router, incremented when a head reaches the front of an
+ * input queue, for the output of its minimal path, and decremented when
+ * that packet's tail leaves the queue, whatever port it took. */
+#ifndef SATURN_ROUTE_CONTENTION_H
+#define SATURN_ROUTE_CONTENTION_H
+
+#include "net/net.h"
+
+struct contention {
+    uint16_t *count; /* routers * P */
+    int8_t *held;    /* routers * P * V: the port an input VC's packet counts, or -1 */
+    int P, V;
+};
+
+int contention_init(struct contention *c, const struct net *n);
+void contention_free(struct contention *c);
+/* The head at input VC (in_port, in_vc) of router r counts for output port. */
+static inline void contention_add(struct contention *c, uint32_t r, int in_port, int in_vc,
+                                  int port)
+{
+    size_t i = ((size_t)r * (size_t)c->P + (size_t)in_port) * (size_t)c->V + (size_t)in_vc;
+    c->held[i] = (int8_t)port;
+    c->count[(size_t)r * (size_t)c->P + (size_t)port]++;
+}
+/* The tail left that input VC. */
+static inline void contention_remove(struct contention *c, uint32_t r, int in_port, int in_vc)
+{
+    size_t i = ((size_t)r * (size_t)c->P + (size_t)in_port) * (size_t)c->V + (size_t)in_vc;
+    if (c->held[i] >= 0) {
+        c->count[(size_t)r * (size_t)c->P + (size_t)c->held[i]]--;
+        c->held[i] = -1;
+    }
+}
+static inline unsigned contention_get(const struct contention *c, uint32_t r, int port)
+{
+    return c->count[(size_t)r * (size_t)c->P + (size_t)port];
+}
+
+#endif

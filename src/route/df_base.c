@@ -1,0 +1,65 @@
+/* Base contention-counter routing (paper 004, III-B and IV-A): the OLM
+ * family's paths and VCs (dragonfly.h); at every hop the head counts for
+ * its minimal output (contention.h) and is misrouted when that counter
+ * exceeds base.threshold, to a random nonminimal option whose counter is
+ * under it (minimally when there is none). */
+#include <stdlib.h>
+
+#include "route/contention.h"
+#include "route/dragonfly.h"
+
+const struct saturn_param route_base_params[] = {
+    {"base.threshold", SATURN_PARAM_INT, "6", 0, 65535, NULL,
+     "base: misroute when the minimal output's contention counter exceeds this"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+struct base {
+    struct contention cc;
+    unsigned th;
+};
+
+static int base_init(void **state, const struct saturn_config *cfg, const struct net *n,
+                     struct saturn_error *err)
+{
+    struct base *s = calloc(1, sizeof *s);
+    if (!s)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    *state = s;
+    s->th = (unsigned)saturn_config_int(cfg, "base.threshold");
+    if (contention_init(&s->cc, n))
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
+    return df_check(cfg, n, 3, 2, "base", err);
+}
+
+static void base_free(void *state)
+{
+    struct base *s = state;
+    if (s)
+        contention_free(&s->cc);
+    free(s);
+}
+
+static void base_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                       struct packet *p, struct route_result *out)
+{
+    struct base *s = state;
+    struct df_plan plan;
+    df_plan(n, r, in_port, p, &plan);
+    int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
+    df_apply(n, r, &plan, choice, p, out);
+}
+
+static void base_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                      const struct packet *p)
+{
+    struct base *s = state;
+    contention_remove(&s->cc, r, in_port, in_vc);
+}
+
+const struct route_ops route_df_base = {.name = "base",
+                                        .init = base_init,
+                                        .at_source = df_inflight_init,
+                                        .route = base_route,
+                                        .tail_left = base_tail,
+                                        .free = base_free,
+                                        .dragonfly = true, .local_vcs = 3};

@@ -1,0 +1,81 @@
+/* Opportunistic Local Misrouting (García et al. 2013) on a Dragonfly, as
+ * paper 004 describes it: in-transit decisions when a head reaches the
+ * front of its input queue. Global misrouting at the source router or
+ * after the first local hop, to a random other global link of the current
+ * router (MM+L); local misrouting (one extra hop) on arrival in the
+ * intermediate or destination group. Both trigger when some nonminimal
+ * output's occupancy is below olm.threshold percent of the minimal one's
+ * (phits waiting for the output VCs the packet would use, as a fraction
+ * of what they can hold), and take a random one of those outputs. VCs: L0 G0 L1 G1 L2 (dragonfly.h). */
+#include <stdlib.h>
+
+#include "route/dragonfly.h"
+
+const struct saturn_param route_olm_params[] = {
+    {"olm.threshold", SATURN_PARAM_REAL, "50", 0, 1000, NULL,
+     "olm: misroute when a nonminimal output's occupancy is below this percentage of the "
+     "minimal output's"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+struct olm {
+    double pct;
+};
+
+static int olm_init(void **state, const struct saturn_config *cfg, const struct net *n,
+                    struct saturn_error *err)
+{
+    struct olm *s = calloc(1, sizeof *s);
+    if (!s)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    *state = s;
+    s->pct = saturn_config_real(cfg, "olm.threshold");
+    return df_check(cfg, n, 3, 2, "olm", err);
+}
+
+void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw)
+{
+    p->route[0] = NET_NONE;
+    p->route[1] = 0;
+}
+
+/* Occupancy as a fraction of what the VCs can hold (output buffer and
+ * next input buffer): a global VC holds 288 phits, a local one 64, and
+ * comparing raw phits would keep traffic off the global links whenever
+ * their long round trip holds more than a local VC can. */
+static double occupancy_frac(const struct net *n, uint32_t r, const struct route_cand *c)
+{
+    const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
+    double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
+                 (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
+    double occ = df_occupancy(n, r, c->port, c->vc_lo, c->vc_hi);
+    return cap > 0 ? occ / (cap * (c->vc_hi - c->vc_lo + 1)) : occ;
+}
+
+/* The occupancy trigger OLM and Hybrid share: options whose occupancy is
+ * below pct percent of the minimal output's; a random one of them, or -1. */
+int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct)
+{
+    if (plan->min_port < 0 || plan->nopt == 0)
+        return -1;
+    double qmin = occupancy_frac(n, r, &plan->min);
+    bool ok[64];
+    for (int i = 0; i < plan->nopt; i++)
+        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin;
+    return df_pick(&n->router_rng[r], ok, plan->nopt);
+}
+
+static void olm_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                      struct packet *p, struct route_result *out)
+{
+    const struct olm *s = state;
+    struct df_plan plan;
+    df_plan(n, r, in_port, p, &plan);
+    df_apply(n, r, &plan, df_occupancy_choice(n, r, &plan, s->pct), p, out);
+}
+
+const struct route_ops route_df_olm = {.name = "olm",
+                                       .init = olm_init,
+                                       .at_source = df_inflight_init,
+                                       .route = olm_route,
+                                       .free = free,
+                                       .dragonfly = true, .local_vcs = 3};

@@ -1,0 +1,84 @@
+/* UGAL-L (Singh 2005) on a Dragonfly: at the source router, the minimal
+ * path or a Valiant path through a random intermediate router (outside the
+ * source and destination groups), whichever looks shorter by local queue
+ * occupancy: minimal when q_min H_min <= q_val H_val + T, q the phits
+ * waiting for the first hop's output VCs (output buffer, link, next input
+ * buffer), H the hop counts, T = ugal.threshold packets. Intra-group
+ * packets go minimally. Paths and VCs as val (router): four local VCs. */
+#include <stdlib.h>
+
+#include "route/dragonfly.h"
+
+
+struct ugal {
+    double threshold; /* phits */
+};
+
+static int ugal_init(void **state, const struct saturn_config *cfg, const struct net *n,
+                     struct saturn_error *err)
+{
+    struct ugal *u = calloc(1, sizeof *u);
+    if (!u)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    *state = u;
+    u->threshold = saturn_config_real(cfg, "ugal.threshold") *
+                   (double)saturn_config_int(cfg, "traffic.packet_length");
+    return df_check(cfg, n, 4, 2, "ugal", err);
+}
+
+static void ugal_at_source(void *state, const struct net *n, struct packet *p, uint64_t draw)
+{
+    const struct topo *t = &n->topo;
+    p->route[0] = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
+                                      draw);
+    p->route[1] = 0;
+}
+
+/* Queue and hop products of both paths from the source router r. */
+void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
+                   double *cval, uint32_t *first_min, uint32_t *first_val)
+{
+    const struct topo *t = &n->topo;
+    uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
+    struct route_result rm, rv;
+    struct packet pm = *p, pv = *p;
+    pm.route[0] = d;
+    df_val_route(n, r, &pm, &rm);
+    df_val_route(n, r, &pv, &rv);
+    *first_min = rm.c[0].port;
+    *first_val = rv.c[0].port;
+    *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
+            df_router_hops(t, r, d);
+    *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) *
+            (df_router_hops(t, r, mid) + df_router_hops(t, mid, d));
+}
+
+static void ugal_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                       struct packet *p, struct route_result *out)
+{
+    const struct ugal *u = state;
+    const struct topo *t = &n->topo;
+    if (!(p->route[1] & DF_DECIDED)) {
+        p->route[1] |= DF_DECIDED;
+        uint32_t d = topo_node_router(t, p->dst);
+        double cmin, cval;
+        uint32_t fm, fv;
+        bool val = false;
+        if (df_group(t, r) != df_group(t, d)) {
+            df_ugal_costs(n, r, p, &cmin, &cval, &fm, &fv);
+            val = cmin > cval + u->threshold;
+        }
+        if (val)
+            p->misroute |= PACKET_MISROUTED_GLOBAL;
+        else
+            p->route[0] = d;
+    }
+    df_val_route(n, r, p, out);
+}
+
+const struct route_ops route_df_ugal = {.name = "ugal",
+                                        .init = ugal_init,
+                                        .at_source = ugal_at_source,
+                                        .route = ugal_route,
+                                        .free = free,
+                                        .dragonfly = true, .local_vcs = 4};

@@ -1,0 +1,83 @@
+/* Valiant routing on a Dragonfly: minimally to a random intermediate, then
+ * minimally to the destination. val.intermediate = router (the paper's
+ * VAL: an intermediate router, l-g-l then l-g-l, VCs L0 G0 L1 | L2 G1 L3,
+ * four local VCs) or group (l-g then l-g-l through any router of a random
+ * intermediate group, VCs L0 G0 L1 G1 L2). The intermediate is drawn
+ * outside the source and destination groups (when there are three
+ * groups or more), so every packet takes two global links. */
+#include <stdlib.h>
+
+#include "route/dragonfly.h"
+
+static const char *const intermediates[] = {"router", "group", NULL};
+
+const struct saturn_param route_val_params[] = {
+    {"val.intermediate", SATURN_PARAM_ENUM, "router", 0, 0, intermediates,
+     "routing.algorithm = val: Valiant through a random intermediate router (l-g-l-l-g-l, 4 "
+     "local VCs) or a random intermediate group (l-g-l-g-l, 3 local VCs)"},
+    {"ugal.threshold", SATURN_PARAM_REAL, "3", -1e6, 1e6, NULL,
+     "ugal: minimal when q_min H_min <= q_val H_val + T, T in packets (q: phits waiting for "
+     "the first hop's output VCs, H: hops)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+struct val {
+    bool group;
+};
+
+/* A random router outside the groups of routers s and d, from draw. */
+uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw)
+{
+    uint32_t gs = df_group(t, s), gd = df_group(t, d);
+    uint32_t skip = gs == gd ? 1 : 2;
+    if (t->groups <= skip)
+        return (uint32_t)(draw % t->routers);
+    uint32_t g = (uint32_t)(draw % (t->groups - skip));
+    uint32_t lo = gs < gd ? gs : gd, hi = gs < gd ? gd : gs;
+    if (g >= lo)
+        g++;
+    if (skip == 2 && g >= hi)
+        g++;
+    return g * (uint32_t)t->a + (uint32_t)((draw / t->groups) % (uint64_t)t->a);
+}
+
+static int val_init(void **state, const struct saturn_config *cfg, const struct net *n,
+                    struct saturn_error *err)
+{
+    struct val *v = calloc(1, sizeof *v);
+    if (!v)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    *state = v;
+    v->group = saturn_config_enum(cfg, "val.intermediate") == 1;
+    return df_check(cfg, n, v->group ? 3 : 4, 2, "val", err);
+}
+
+static void val_at_source(void *state, const struct net *n, struct packet *p, uint64_t draw)
+{
+    const struct val *v = state;
+    const struct topo *t = &n->topo;
+    uint32_t s = topo_node_router(t, p->src), d = topo_node_router(t, p->dst);
+    uint32_t mid = df_val_intermediate(t, s, d, draw);
+    p->route[0] = v->group ? df_group(t, mid) : mid;
+    p->route[1] = 0;
+    if (df_group(t, mid) != df_group(t, s) && df_group(t, mid) != df_group(t, d))
+        p->misroute = PACKET_MISROUTED_GLOBAL;
+    else if (!v->group && df_router_hops(t, s, mid) + df_router_hops(t, mid, d) > df_router_hops(t, s, d))
+        p->misroute = PACKET_MISROUTED_LOCAL;
+}
+
+static void val_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                      struct packet *p, struct route_result *out)
+{
+    const struct val *v = state;
+    if (v->group)
+        df_valg_route(n, r, p, out);
+    else
+        df_val_route(n, r, p, out);
+}
+
+const struct route_ops route_df_val = {.name = "val",
+                                       .init = val_init,
+                                       .at_source = val_at_source,
+                                       .route = val_route,
+                                       .free = free,
+                                       .dragonfly = true, .local_vcs = 4};

@@ -1,0 +1,124 @@
+/* What every Dragonfly routing policy shares: minimal next hops, the VC
+ * order of each path family, output occupancy, and the in-transit
+ * adaptive engine of OLM and the contention-counter policies.
+ *
+ * Deadlock freedom by VC order (virtual cut-through; every policy's
+ * channel dependency graph is checked acyclic by tests/test_dragonfly.c).
+ * A path is a template of slots; slot s of a link class uses VC s (the
+ * last slot of a class also takes the class's remaining VCs), and the
+ * slots of a path are visited in the order written, so every dependency
+ * goes from a lower to a higher position:
+ *   min:              L0 G0 L1
+ *   val (router),     L0 G0 L1 | L2 G1 L3   ("|": the intermediate router;
+ *   ugal, pb:                                 minimal packets: L0 G0 L1)
+ *   val (group):      L0 G0 L1 G1 L2
+ *   olm, base,        L0 G0 [L1 L1] G1 [L2 L2]
+ *   hybrid, ectn:
+ * In the OLM family, L1 is every local hop in the intermediate group and
+ * L2 every local hop in the destination group, so a local misroute there
+ * puts two hops on the same VC. They stay acyclic because a two-hop
+ * local path x -> y -> z (router indices in the group) is taken only when
+ * (y - x) mod a < (z - y) mod a: every dependency between two local
+ * channels of one VC climbs in (to - from) mod a. (saturn's restriction;
+ * the paper's OLM relies on an escape path instead, see docs/DRAGONFLY.md.) */
+#ifndef SATURN_ROUTE_DRAGONFLY_H
+#define SATURN_ROUTE_DRAGONFLY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "net/net.h"
+#include "route/route.h"
+
+/* p->route[1] bits. */
+enum {
+    DF_DECIDED = 1,  /* the source decision (val, ugal, pb) is made */
+    DF_PHASE2 = 2,   /* the intermediate router or group is reached */
+};
+
+/* The minimal port from router r towards router d (r != d): the local port
+ * to d, the global port to d's group, or the local port to the router
+ * of r's group holding that global link. */
+int df_port_to_router(const struct topo *t, uint32_t r, uint32_t d);
+/* The port from r towards group tg (tg != r's group). */
+int df_port_to_group(const struct topo *t, uint32_t r, uint32_t tg);
+
+/* The VCs of slot `slot` among `nslots` slots of a class with nvc VCs. */
+static inline struct route_cand df_cand(int port, int slot, int nslots, int nvc)
+{
+    struct route_cand c = {(uint16_t)port, (uint8_t)slot,
+                           (uint8_t)(slot == nslots - 1 ? nvc - 1 : slot)};
+    return c;
+}
+
+/* Checks that the configuration has the VCs a path family needs, and that
+ * the router is one Dragonfly policies support. */
+int df_check(const struct saturn_config *cfg, const struct net *n, int local_slots,
+             int global_slots, const char *policy, struct saturn_error *err);
+
+/* Phits waiting for output VCs lo..hi of router r's port: in the output
+ * buffer, in flight and in the next router's input buffer (its capacity
+ * less the credits). Injection-side congestion as UGAL-L and OLM see it. */
+uint32_t df_occupancy(const struct net *n, uint32_t r, int port, int lo, int hi);
+
+/* The ejection candidate (any VC). */
+void df_eject(const struct net *n, const struct packet *p, struct route_result *out);
+
+/* Valiant-family paths (val, ugal, pb): p->route[0] is the intermediate
+ * router (p's destination router for a minimal packet); local_slots is 4
+ * for the router variant. Fills the one candidate from router r. */
+void df_val_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out);
+/* The same with an intermediate group in p->route[0] (val.intermediate =
+ * group): L0 G0 L1 G1 L2. */
+void df_valg_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out);
+/* Hop counts of a Valiant path through router mid, and of the minimal one. */
+int df_router_hops(const struct topo *t, uint32_t a, uint32_t b);
+
+/* In-transit adaptive routing (OLM family). At router r the plan holds
+ * the minimal output and the nonminimal options the family allows here:
+ * global misrouting (another global port of r) at the source router or
+ * after the first local hop in the source group; local misrouting (one
+ * extra local hop, restricted as above) on arrival in the intermediate
+ * or destination group, or at the source router of an intra-group
+ * packet. A policy fills `choice` (-1: minimal) and applies it. */
+struct df_plan {
+    int min_port;             /* -1: eject here */
+    struct route_cand min;    /* the minimal candidate (port, slot VCs) */
+    bool global;              /* the options are global misroutes (else local) */
+    int nopt;
+    struct route_cand opt[64];
+    uint32_t min_link;        /* the group's global link on the minimal path, or NET_NONE
+                                 when the packet is in its destination group */
+};
+void df_plan(const struct net *n, uint32_t r, int in_port, const struct packet *p,
+             struct df_plan *plan);
+/* Routes to the minimal candidate (choice < 0) or option `choice`;
+ * records misrouting in p. */
+void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
+              struct packet *p, struct route_result *out);
+/* One of the options whose flag is set, uniformly (-1: none). */
+int df_pick(struct rng *rng, const bool *ok, int nopt);
+
+/* at_source of the OLM family: no intermediate group yet. */
+void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw);
+/* OLM's trigger (also Hybrid's): a random option whose occupancy is below
+ * pct percent of the minimal output's, or -1. */
+int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct);
+/* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at
+ * (in_port, in_vc) for its minimal output; when that counter exceeds th, a
+ * random option whose counter is under th, else -1. */
+struct contention;
+int df_contention_choice(struct contention *c, const struct net *n, uint32_t r, int in_port,
+                         int in_vc, const struct packet *p, const struct df_plan *plan,
+                         unsigned th);
+
+/* Valiant-family helpers (val, ugal, pb): a random router outside the
+ * groups of routers s and d (anywhere when there are fewer than three
+ * groups), from draw; and, from the source router r, the products q H of
+ * the minimal path and of the Valiant path through p->route[0], with the
+ * ports of their first hops. */
+uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw);
+void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
+                   double *cval, uint32_t *first_min, uint32_t *first_val);
+
+#endif
