@@ -79,6 +79,7 @@ struct ivc_route {
     uint64_t ready;     /* routing done */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
+    uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
     struct route_result route;
 };
 

@@ -479,6 +479,7 @@ void router_step(struct net *n, uint32_t r)
                     ir->route.sel = 0;
                     n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
                     ir->len = pk->len;
+                    ir->pid = f.pid;
                 }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;

@@ -37,4 +37,25 @@ static inline unsigned contention_get(const struct contention *c, uint32_t r, in
     return c->count[(size_t)r * (size_t)c->P + (size_t)port];
 }
 
+/* Policy states (their files), here for the tests that inspect them. */
+struct df_base {
+    struct contention cc;
+    unsigned th;
+};
+struct df_hybrid {
+    struct contention cc;
+    unsigned th;
+    double pct;
+};
+struct df_ectn {
+    struct contention cc;
+    unsigned th, thc;
+    uint64_t period, delay;
+    uint32_t links;      /* a h global links per group */
+    uint16_t *partial;   /* routers x links */
+    uint16_t *pending;   /* groups x links: the last broadcast, until it is applied */
+    uint16_t *combined;  /* groups x links: what every router of the group sees */
+    int32_t *held;       /* routers * P * V: the partial counter an input VC's packet counts */
+};
+
 #endif

@@ -13,15 +13,11 @@ const struct saturn_param route_base_params[] = {
      "base: misroute when the minimal output's contention counter exceeds this"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-struct base {
-    struct contention cc;
-    unsigned th;
-};
 
 static int base_init(void **state, const struct saturn_config *cfg, const struct net *n,
                      struct saturn_error *err)
 {
-    struct base *s = calloc(1, sizeof *s);
+    struct df_base *s = calloc(1, sizeof *s);
     if (!s)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
@@ -33,7 +29,7 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
 
 static void base_free(void *state)
 {
-    struct base *s = state;
+    struct df_base *s = state;
     if (s)
         contention_free(&s->cc);
     free(s);
@@ -42,7 +38,7 @@ static void base_free(void *state)
 static void base_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                        struct packet *p, struct route_result *out)
 {
-    struct base *s = state;
+    struct df_base *s = state;
     struct df_plan plan;
     df_plan(n, r, in_port, p, &plan);
     int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
@@ -52,7 +48,7 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 static void base_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                       const struct packet *p)
 {
-    struct base *s = state;
+    struct df_base *s = state;
     contention_remove(&s->cc, r, in_port, in_vc);
 }
 

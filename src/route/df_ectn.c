@@ -30,21 +30,11 @@ const struct saturn_param route_ectn_params[] = {
      "ectn: cycles from a broadcast to the combined arrays using it (less than ectn.period)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-struct ectn {
-    struct contention cc;
-    unsigned th, thc;
-    uint64_t period, delay;
-    uint32_t links;      /* a h global links per group */
-    uint16_t *partial;   /* routers x links */
-    uint16_t *pending;   /* groups x links: the last broadcast, until it is applied */
-    uint16_t *combined;  /* groups x links: what every router of the group sees */
-    int32_t *held;       /* routers * P * V: the partial counter an input VC's packet counts */
-};
 
 static int ectn_init(void **state, const struct saturn_config *cfg, const struct net *n,
                      struct saturn_error *err)
 {
-    struct ectn *s = calloc(1, sizeof *s);
+    struct df_ectn *s = calloc(1, sizeof *s);
     if (!s)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
@@ -72,7 +62,7 @@ static int ectn_init(void **state, const struct saturn_config *cfg, const struct
 
 static void ectn_free(void *state)
 {
-    struct ectn *s = state;
+    struct df_ectn *s = state;
     if (s) {
         contention_free(&s->cc);
         free(s->partial);
@@ -86,7 +76,7 @@ static void ectn_free(void *state)
 /* Broadcast: sum the group's partial arrays; apply it delay cycles later. */
 static void ectn_cycle(void *state, const struct net *n)
 {
-    struct ectn *s = state;
+    struct df_ectn *s = state;
     const struct topo *t = &n->topo;
     uint64_t phase = n->now % s->period;
     if (phase == 0) {
@@ -105,7 +95,7 @@ static void ectn_cycle(void *state, const struct net *n)
 static void ectn_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                        struct packet *p, struct route_result *out)
 {
-    struct ectn *s = state;
+    struct df_ectn *s = state;
     const struct topo *t = &n->topo;
     struct df_plan plan;
     df_plan(n, r, in_port, p, &plan);
@@ -137,7 +127,7 @@ static void ectn_route(void *state, const struct net *n, uint32_t r, int in_port
 static void ectn_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                       const struct packet *p)
 {
-    struct ectn *s = state;
+    struct df_ectn *s = state;
     contention_remove(&s->cc, r, in_port, in_vc);
     size_t i = ((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc;
     if (s->held[i] >= 0) {

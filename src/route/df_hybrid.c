@@ -17,16 +17,11 @@ const struct saturn_param route_hybrid_params[] = {
      "minimal output's"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-struct hybrid {
-    struct contention cc;
-    unsigned th;
-    double pct;
-};
 
 static int hybrid_init(void **state, const struct saturn_config *cfg, const struct net *n,
                        struct saturn_error *err)
 {
-    struct hybrid *s = calloc(1, sizeof *s);
+    struct df_hybrid *s = calloc(1, sizeof *s);
     if (!s)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
@@ -39,7 +34,7 @@ static int hybrid_init(void **state, const struct saturn_config *cfg, const stru
 
 static void hybrid_free(void *state)
 {
-    struct hybrid *s = state;
+    struct df_hybrid *s = state;
     if (s)
         contention_free(&s->cc);
     free(s);
@@ -48,7 +43,7 @@ static void hybrid_free(void *state)
 static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                          struct packet *p, struct route_result *out)
 {
-    struct hybrid *s = state;
+    struct df_hybrid *s = state;
     struct df_plan plan;
     df_plan(n, r, in_port, p, &plan);
     int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
@@ -60,7 +55,7 @@ static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_po
 static void hybrid_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                         const struct packet *p)
 {
-    struct hybrid *s = state;
+    struct df_hybrid *s = state;
     contention_remove(&s->cc, r, in_port, in_vc);
 }
 

@@ -123,7 +123,9 @@ static inline int topo_coord(const struct topo *t, uint32_t id, int d)
 }
 void topo_coords(const struct topo *t, uint32_t id, int *c);
 uint32_t topo_id(const struct topo *t, const int *c);
-/* Minimal router-to-router hop count between two nodes. */
+/* Minimal router-to-router hop count between two nodes (Dragonfly: of the
+ * hierarchical minimal path, l-g-l; a detour over two global links can be
+ * shorter, and no routing here takes it). */
 int topo_distance(const struct topo *t, uint32_t a, uint32_t b);
 int topo_diameter(const struct topo *t);
 /* Channel-load bound on throughput under uniform random traffic

@@ -1,0 +1,655 @@
+/* Dragonfly (paper 004): wiring, arrangements, distances, routing paths,
+ * deadlock freedom by the channel dependency graph of every routing,
+ * contention counters, ECtN's combined arrays, the ADV+1 bound of MIN, and
+ * bad input. */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net.h"
+#include "route/contention.h"
+#include "route/dragonfly.h"
+#include "support.h"
+#include "topo/topo.h"
+
+/* ---- topology ------------------------------------------------------------ */
+
+static void wiring(enum topo_arrangement arr, int p, int a, int h)
+{
+    struct topo t;
+    memset(&t, 0, sizeof t);
+    topo_build_dragonfly(&t, p, a, h, arr);
+    assert_int_equal(t.groups, (uint32_t)(a * h + 1));
+    assert_int_equal(t.nodes, t.groups * (uint32_t)(a * p));
+    assert_int_equal(t.radix, a - 1 + h);
+    uint32_t G = t.groups;
+    uint8_t *pair = calloc((size_t)G * G, 1);
+    for (uint32_t r = 0; r < t.routers; r++) {
+        uint32_t g = df_group(&t, r);
+        for (int port = 0; port < t.radix; port++) {
+            uint32_t fr, br;
+            int fp, bp;
+            assert_true(topo_link(&t, r, port, &fr, &fp));
+            assert_true(topo_link(&t, fr, fp, &br, &bp)); /* the link back */
+            assert_int_equal(br, r);
+            assert_int_equal(bp, port);
+            assert_int_equal(topo_port_class(&t, port), topo_port_class(&t, fp));
+            if (port < a - 1) { /* local: same group, every other router once */
+                assert_int_equal(df_group(&t, fr), g);
+                assert_int_equal(df_index(&t, fr), df_local_peer(df_index(&t, r), port));
+            } else { /* global: another group */
+                uint32_t fg = df_group(&t, fr);
+                assert_true(fg != g);
+                pair[(size_t)g * G + fg]++;
+                uint32_t k = (uint32_t)df_index(&t, r) * (uint32_t)h + (uint32_t)(port - (a - 1));
+                uint32_t want = arr == TOPO_PALMTREE ? (g + k + 1) % G : (k < g ? k : k + 1);
+                assert_int_equal(fg, want); /* the arrangement's formula */
+                assert_int_equal(df_link_to(&t, g, fg), k);
+                assert_int_equal(df_port_to_group(&t, r, fg), port);
+            }
+        }
+    }
+    /* complete graph between groups: exactly one link per pair */
+    for (uint32_t g = 0; g < G; g++)
+        for (uint32_t f = 0; f < G; f++)
+            assert_int_equal(pair[(size_t)g * G + f], g == f ? 0 : 1);
+    free(pair);
+
+    /* distances: breadth-first search over routers against MIN's hop
+     * count (topo_distance); MIN's diameter is 3 */
+    uint32_t R = t.routers;
+    int *dist = malloc(R * sizeof *dist);
+    uint32_t *queue = malloc(R * sizeof *queue);
+    int diameter = 0;
+    for (uint32_t s = 0; s < R; s++) {
+        for (uint32_t i = 0; i < R; i++)
+            dist[i] = -1;
+        uint32_t head = 0, tail = 0;
+        dist[s] = 0;
+        queue[tail++] = s;
+        while (head < tail) {
+            uint32_t x = queue[head++];
+            for (int port = 0; port < t.radix; port++) {
+                uint32_t y;
+                int yp;
+                topo_link(&t, x, port, &y, &yp);
+                if (dist[y] < 0) {
+                    dist[y] = dist[x] + 1;
+                    queue[tail++] = y;
+                }
+            }
+        }
+        assert_int_equal(tail, R); /* connected */
+        for (uint32_t d = 0; d < R; d++) {
+            /* MIN's l-g-l hop count; a g-g detour through a third group
+             * can be shorter, never longer */
+            int hier = topo_distance(&t, s * (uint32_t)p, d * (uint32_t)p);
+            assert_true(dist[d] <= hier);
+            assert_true(dist[d] <= 3);
+            if (df_group(&t, s) == df_group(&t, d))
+                assert_int_equal(hier, dist[d]);
+            if (hier > diameter)
+                diameter = hier;
+        }
+    }
+    assert_int_equal(diameter, 3);
+    assert_int_equal(topo_diameter(&t), 3);
+    free(dist);
+    free(queue);
+    topo_free(&t);
+}
+
+static void topology_wiring(void **state)
+{
+    (void)state;
+    wiring(TOPO_PALMTREE, 2, 4, 2);
+    wiring(TOPO_CONSECUTIVE, 2, 4, 2);
+    wiring(TOPO_PALMTREE, 1, 6, 3);
+    wiring(TOPO_CONSECUTIVE, 3, 5, 1);
+}
+
+/* The paper's 16,512-node network builds, with 31-port routers. */
+static void paper_network_builds(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg = test_config((const char *const[]){NULL});
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_preset(cfg, "fuentes2015", &err), SATURN_OK);
+    struct topo t;
+    assert_int_equal(topo_build(&t, cfg, &err), SATURN_OK);
+    assert_int_equal(t.nodes, 16512);
+    assert_int_equal(t.groups, 129);
+    assert_int_equal(t.radix + t.conc, 31);
+    topo_free(&t);
+    saturn_config_free(cfg);
+}
+
+/* ---- paths ---------------------------------------------------------------- */
+
+static const char *const small_df[] = {"network.topology=dragonfly", "dragonfly.p=1",
+                                       "dragonfly.a=5", "dragonfly.h=2", "router.switching=vct",
+                                       "router.buf_flits=16", "dragonfly.global_buf_flits=16",
+                                       "traffic.packet_length=4"};
+
+static struct net *small_net(const char *routing, const char *extra, struct saturn_config **cfg)
+{
+    const char *kv[16];
+    size_t k = 0;
+    for (; k < sizeof small_df / sizeof small_df[0]; k++)
+        kv[k] = small_df[k];
+    char word[64];
+    snprintf(word, sizeof word, "routing.algorithm=%s", routing);
+    kv[k++] = word;
+    if (extra)
+        kv[k++] = extra;
+    kv[k] = NULL;
+    return test_net(kv, cfg);
+}
+
+static struct packet packet_between(const struct net *n, uint32_t s, uint32_t d)
+{
+    struct packet p;
+    memset(&p, 0, sizeof p);
+    p.src = s * (uint32_t)n->topo.p;
+    p.dst = d * (uint32_t)n->topo.p;
+    p.len = 4;
+    return p;
+}
+
+/* MIN: every path is at most l-g-l, as long as the distance, and on the
+ * VC order L0 G0 L1. */
+static void min_paths_are_lgl(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("min", NULL, &cfg);
+    const struct topo *t = &n->topo;
+    for (uint32_t s = 0; s < t->routers; s++)
+        for (uint32_t d = 0; d < t->routers; d++) {
+            struct packet p = packet_between(n, s, d);
+            uint32_t r = s;
+            int in_port = t->radix, hops = 0, globals = 0, locals_after = 0;
+            for (;;) {
+                struct route_result res;
+                n->rops->route(n->rstate, n, r, in_port, 0, &p, &res);
+                assert_int_equal(res.n, 1);
+                int port = res.c[0].port;
+                if (port >= t->radix)
+                    break;
+                if (topo_port_class(t, port) == TOPO_GLOBAL) {
+                    globals++;
+                    assert_int_equal(res.c[0].vc_lo, 0);
+                } else {
+                    locals_after += globals;
+                    assert_int_equal(res.c[0].vc_lo, globals || df_group(t, r) == df_group(t, d));
+                }
+                topo_link(t, r, port, &r, &in_port);
+                assert_true(++hops <= 3);
+            }
+            assert_int_equal(r, d);
+            assert_int_equal(hops, topo_distance(t, p.src, p.dst));
+            assert_true(globals <= 1 && locals_after <= 1);
+        }
+    test_net_free(n, cfg);
+}
+
+/* VAL: the path visits its intermediate router (or group), or meets the
+ * destination on the way there. */
+static void val_paths_visit_the_intermediate(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 2; variant++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("val", variant ? "val.intermediate=group" : NULL, &cfg);
+        const struct topo *t = &n->topo;
+        for (uint32_t s = 0; s < t->routers; s += 3)
+            for (uint32_t d = 0; d < t->routers; d += 2)
+                for (uint64_t draw = 0; draw < 40 && s != d; draw += 7) {
+                    struct packet p = packet_between(n, s, d);
+                    n->rops->at_source(n->rstate, n, &p, draw);
+                    uint32_t mid = p.route[0], r = s;
+                    bool seen = variant ? df_group(t, r) == mid : r == mid;
+                    int in_port = t->radix, hops = 0;
+                    for (;;) {
+                        struct route_result res;
+                        n->rops->route(n->rstate, n, r, in_port, 0, &p, &res);
+                        if (res.c[0].port >= t->radix)
+                            break;
+                        topo_link(t, r, res.c[0].port, &r, &in_port);
+                        seen |= variant ? df_group(t, r) == mid : r == mid;
+                        assert_true(++hops <= 6);
+                    }
+                    assert_int_equal(r, d);
+                    /* unless the destination lay on the way there (it ejects) */
+                    if (!seen && (p.route[1] & DF_PHASE2))
+                        fail_msg("variant %d: %u -> %u via %u not visited", variant, s, d, mid);
+                    if (df_group(t, s) != df_group(t, d)) /* outside both groups */
+                        assert_true(variant ? (mid != df_group(t, s) && mid != df_group(t, d))
+                                            : (df_group(t, mid) != df_group(t, s) &&
+                                               df_group(t, mid) != df_group(t, d)));
+                }
+        test_net_free(n, cfg);
+    }
+}
+
+/* ---- the channel dependency graph ---------------------------------------- */
+
+struct cdg {
+    const struct net *n;
+    size_t nch;
+    uint8_t *edge; /* nch x nch bits */
+    bool unrestricted; /* test: every local misroute, not only the climbing ones */
+    int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family */
+};
+
+static size_t channel(const struct net *n, uint32_t r, int port, int vc)
+{
+    return ((size_t)r * (size_t)n->P + (size_t)port) * (size_t)n->V + (size_t)vc;
+}
+
+static void add_edge(struct cdg *g, size_t from, size_t to)
+{
+    size_t bit = from * g->nch + to;
+    g->edge[bit / 8] |= (uint8_t)(1u << (bit % 8));
+}
+
+static bool has_edge(const struct cdg *g, size_t from, size_t to)
+{
+    size_t bit = from * g->nch + to;
+    return g->edge[bit / 8] & (1u << (bit % 8));
+}
+
+/* Every candidate set a policy of the family can produce at this point:
+ * the minimal one and every nonminimal option (OLM family). */
+static int candidates(struct cdg *g, uint32_t r, int in_port, int in_vc, struct packet *p,
+                      struct route_result *outs, struct packet *after)
+{
+    const struct net *n = g->n;
+    if (g->family == 0) {
+        after[0] = *p;
+        n->rops->route(n->rstate, n, r, in_port, in_vc, &after[0], &outs[0]);
+        return 1;
+    }
+    if (g->family == 1 || g->family == 2) {
+        after[0] = *p;
+        (g->family == 1 ? df_val_route : df_valg_route)(n, r, &after[0], &outs[0]);
+        return 1;
+    }
+    struct df_plan plan;
+    df_plan(n, r, in_port, p, &plan);
+    if (g->unrestricted && !plan.global && plan.min_port >= 0 &&
+        topo_port_class(&n->topo, plan.min_port) == TOPO_LOCAL && plan.nopt > 0) {
+        plan.nopt = 0; /* every other local port, climbing or not */
+        for (int q = 0; q < n->topo.a - 1; q++)
+            if (q != plan.min_port)
+                plan.opt[plan.nopt++] = (struct route_cand){(uint16_t)q, plan.min.vc_lo,
+                                                            plan.min.vc_hi};
+    }
+    int k = 0;
+    for (int c = -1; c < plan.nopt; c++, k++) {
+        after[k] = *p;
+        df_apply(n, r, &plan, c, &after[k], &outs[k]);
+    }
+    return k;
+}
+
+static void explore(struct cdg *g, uint32_t r, int in_port, int in_vc, long in_ch,
+                    const struct packet *p, int depth)
+{
+    const struct net *n = g->n;
+    const struct topo *t = &n->topo;
+    assert_true(depth <= 8); /* no path is longer: no livelock */
+    struct route_result outs[65];
+    struct packet after[65];
+    struct packet here = *p;
+    int k = candidates(g, r, in_port, in_vc, &here, outs, after);
+    for (int i = 0; i < k; i++) {
+        const struct route_cand *c = &outs[i].c[0];
+        if (c->port >= t->radix)
+            continue; /* ejection: no dependency on the network */
+        assert_true(c->vc_hi < n->ports[(size_t)r * n->P + c->port].nvc);
+        uint32_t fr;
+        int fp;
+        topo_link(t, r, c->port, &fr, &fp);
+        for (int v = c->vc_lo; v <= c->vc_hi; v++) {
+            size_t out = channel(n, r, c->port, v);
+            if (in_ch >= 0)
+                add_edge(g, (size_t)in_ch, out);
+            explore(g, fr, fp, v, (long)out, &after[i], depth + 1);
+        }
+    }
+}
+
+static bool cycle_from(const struct cdg *g, size_t x, uint8_t *color)
+{
+    color[x] = 1;
+    for (size_t y = 0; y < g->nch; y++) {
+        if (!has_edge(g, x, y))
+            continue;
+        if (color[y] == 1 || (color[y] == 0 && cycle_from(g, y, color)))
+            return true;
+    }
+    color[x] = 2;
+    return false;
+}
+
+/* Builds the CDG of every path between every pair of routers (and every
+ * intermediate) and reports whether it has a cycle. */
+static bool cdg_has_cycle(const char *routing, const char *extra, int family, bool unrestricted)
+{
+    struct saturn_config *cfg;
+    struct net *n = small_net(routing, extra, &cfg);
+    const struct topo *t = &n->topo;
+    struct cdg g = {n, (size_t)t->routers * n->P * n->V, NULL, unrestricted, family};
+    g.edge = calloc(g.nch * g.nch / 8 + 1, 1);
+    for (uint32_t s = 0; s < t->routers; s++)
+        for (uint32_t d = 0; d < t->routers; d++) {
+            if (s == d)
+                continue;
+            struct packet p = packet_between(n, s, d);
+            p.route[0] = NET_NONE;
+            uint32_t nmid = family == 1 ? t->routers : family == 2 ? t->groups : 1;
+            for (uint32_t mid = 0; mid < nmid; mid++) {
+                if (family == 1 || family == 2)
+                    p.route[0] = mid; /* mid == d: the minimal path of ugal and pb */
+                p.route[1] = 0;
+                explore(&g, s, t->radix, 0, -1, &p, 0);
+            }
+        }
+    uint8_t *color = calloc(g.nch, 1);
+    bool cyc = false;
+    for (size_t x = 0; x < g.nch && !cyc; x++)
+        if (!color[x])
+            cyc = cycle_from(&g, x, color);
+    free(color);
+    free(g.edge);
+    test_net_free(n, cfg);
+    return cyc;
+}
+
+static void every_routing_is_acyclic(void **state)
+{
+    (void)state;
+    assert_false(cdg_has_cycle("min", NULL, 0, false));
+    /* val, and ugal and pb, whose paths are val's or the minimal one */
+    assert_false(cdg_has_cycle("val", NULL, 1, false));
+    assert_false(cdg_has_cycle("val", "val.intermediate=group", 2, false));
+    /* olm, base, hybrid and ectn share the plan: every choice explored */
+    assert_false(cdg_has_cycle("olm", NULL, 3, false));
+    assert_false(cdg_has_cycle("olm", "dragonfly.arrangement=consecutive", 3, false));
+    /* the check can fail: local misrouting without the climbing rule */
+    assert_true(cdg_has_cycle("olm", NULL, 3, true));
+}
+
+/* ---- contention counters -------------------------------------------------- */
+
+/* The minimal output of a head at router r for packet pid. */
+static int minimal_output(const struct net *n, uint32_t r, uint32_t pid)
+{
+    const struct topo *t = &n->topo;
+    uint32_t d = topo_node_router(t, n->pk[pid].dst);
+    return r == d ? topo_node_port(t, n->pk[pid].dst) : df_port_to_router(t, r, d);
+}
+
+/* Every counter equals the number of input VCs holding a routed packet
+ * (head at the front, tail not yet gone) whose minimal output it counts. */
+static void check_counters(const struct net *n, const struct contention *cc)
+{
+    const uint32_t P = (uint32_t)n->P, V = (uint32_t)n->V;
+    unsigned *want = calloc(P, sizeof *want);
+    for (uint32_t r = 0; r < n->topo.routers; r++) {
+        memset(want, 0, P * sizeof *want);
+        for (uint32_t i = 0; i < P * V; i++) {
+            size_t lin = (size_t)r * P * V + i;
+            if (n->ivcs[lin].state != IVC_IDLE)
+                want[minimal_output(n, r, n->iroute[lin].pid)]++;
+        }
+        for (uint32_t port = 0; port < P; port++)
+            assert_int_equal(contention_get(cc, r, (int)port), want[port]);
+    }
+    free(want);
+}
+
+/* A hand-built case: one packet; its head counts at each router from the
+ * cycle it reaches the front of an input queue until its tail leaves. */
+static void base_counts_one_packet(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("base", "base.threshold=1000", &cfg);
+    struct df_base *b = n->rstate;
+    const struct topo *t = &n->topo;
+    uint32_t s = 1, d = 3 * (uint32_t)t->a + 2; /* group 0 to group 3 */
+    uint32_t pid = net_packet_new(n, s, d, 4, true);
+    int port = df_port_to_router(t, s, d);
+    bool counted = false, released = false;
+    while (n->pk[pid].rx < 4) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        check_counters(n, &b->cc);
+        unsigned c = contention_get(&b->cc, s, port);
+        counted |= c == 1;
+        released |= counted && c == 0;
+        assert_true(c <= 1);
+    }
+    assert_true(counted && released);
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (int q = 0; q < n->P; q++)
+            assert_int_equal(contention_get(&b->cc, r, q), 0);
+    test_net_free(n, cfg);
+}
+
+/* Under load, every cycle, for Base and Hybrid: counters equal the heads
+ * that count for each output; and Base misroutes only above its threshold. */
+static void counters_exact_under_load(void **state)
+{
+    (void)state;
+    const char *const routings[] = {"base", "hybrid", "ectn"};
+    for (int k = 0; k < 3; k++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net(routings[k], NULL, &cfg);
+        struct contention *cc = n->rstate; /* the first member of every state */
+        struct rng rng;
+        rng_seed(&rng, 7, 0);
+        for (int cycle = 0; cycle < 1500; cycle++) {
+            for (uint32_t s = 0; s < n->nnodes; s++)
+                if (rng_uniform(&rng) < 0.12) {
+                    uint32_t dst = (uint32_t)rng_below(&rng, n->nnodes - 1);
+                    net_packet_new(n, s, dst >= s ? dst + 1 : dst, 4, true);
+                }
+            assert_int_equal(net_step(n), SATURN_OK);
+            check_counters(n, cc);
+        }
+        test_net_free(n, cfg);
+    }
+}
+
+/* ECtN: partial counters count the heads of injection and global input
+ * queues bound for other groups; after a broadcast every router's combined
+ * array is the sum of its group's partial arrays. */
+static void ectn_combined_is_sum_of_partials(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("ectn", "ectn.period=50", &cfg);
+    struct df_ectn *e = n->rstate;
+    const struct topo *t = &n->topo;
+    const uint32_t P = (uint32_t)n->P, V = (uint32_t)n->V, L = e->links;
+    struct rng rng;
+    rng_seed(&rng, 3, 0);
+    uint32_t *want = calloc(L, sizeof *want);
+    int broadcasts = 0;
+    bool nonzero = false;
+    for (int cycle = 0; cycle < 1200; cycle++) {
+        for (uint32_t s = 0; s < n->nnodes; s++)
+            if (rng_uniform(&rng) < 0.2)
+                net_packet_new(n, s, (s + (uint32_t)(t->a * t->p) * 2) % n->nnodes, 4, true);
+        assert_int_equal(net_step(n), SATURN_OK);
+        for (uint32_t r = 0; r < t->routers; r++) {
+            memset(want, 0, L * sizeof *want);
+            uint32_t g = df_group(t, r);
+            for (uint32_t i = 0; i < P * V; i++) {
+                size_t lin = (size_t)r * P * V + i;
+                int port = (int)(i / V);
+                bool counted_port = port >= t->radix || topo_port_class(t, port) == TOPO_GLOBAL;
+                uint32_t dg = df_group(t, topo_node_router(t, n->pk[n->iroute[lin].pid].dst));
+                if (n->ivcs[lin].state != IVC_IDLE && counted_port && dg != g)
+                    want[df_link_to(t, g, dg)]++;
+            }
+            for (uint32_t k = 0; k < L; k++) {
+                assert_int_equal(e->partial[(size_t)r * L + k], want[k]);
+                nonzero |= want[k] > 0;
+            }
+        }
+        if (n->now % e->period == 0) { /* a broadcast starts the next cycle: do it now */
+            n->rops->cycle(n->rstate, n);
+            broadcasts++;
+            for (uint32_t g = 0; g < t->groups; g++)
+                for (uint32_t k = 0; k < L; k++) {
+                    unsigned sum = 0;
+                    for (int i = 0; i < t->a; i++)
+                        sum += e->partial[((size_t)g * (size_t)t->a + (size_t)i) * L + k];
+                    assert_int_equal(e->combined[(size_t)g * L + k], sum);
+                }
+        }
+    }
+    assert_true(broadcasts >= 20 && nonzero);
+    free(want);
+    test_net_free(n, cfg);
+}
+
+/* ---- end to end ------------------------------------------------------------ */
+
+/* Zero load, MIN, l-g-l: inject + 4 routers x (route + crossbar) + the
+ * links + eject + (L - 1). */
+static void zero_load_latency(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net(
+        (const char *const[]){"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
+                              "dragonfly.h=2", "routing.algorithm=min", "router.switching=vct",
+                              "router.buf_flits=32", "router.out_buf_flits=32",
+                              "router.speedup=2", "router.route_delay=4", "router.xbar_delay=1",
+                              "traffic.packet_length=8", NULL},
+        &cfg);
+    const struct topo *t = &n->topo;
+    for (uint32_t s = 0; s < t->routers; s += 5)
+        for (uint32_t d = 0; d < t->routers; d += 3) {
+            const uint32_t L = 8;
+            uint32_t pid = net_packet_new(n, s * 2, d * 2 + 1, L, true);
+            uint64_t t0 = n->now, links = 0;
+            /* the links of the minimal path */
+            for (uint32_t r = s; r != d;) {
+                int port = df_port_to_router(t, r, d), fp;
+                links += topo_port_class(t, port) == TOPO_GLOBAL ? 100 : 10;
+                topo_link(t, r, port, &r, &fp);
+            }
+            uint32_t H = (uint32_t)topo_distance(t, s * 2, d * 2);
+            while (n->pk[pid].alive && n->pk[pid].rx < L)
+                assert_int_equal(net_step(n), SATURN_OK);
+            uint64_t took = n->now - 1 - t0;
+            assert_int_equal(took, 1 + (H + 1) * 5 + links + 1 + (L - 1));
+        }
+    test_net_free(n, cfg);
+}
+
+static void min_adv1_matches_single_link_bound(void **state)
+{
+    (void)state;
+    /* p = 2, a = 4: one global link carries a group's a p nodes: 1/8 */
+    struct saturn_results r = test_run((const char *const[]){
+        "network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2",
+        "routing.algorithm=min", "router.switching=vct", "router.buf_flits=32",
+        "router.out_buf_flits=32", "router.speedup=2", "traffic.packet_length=8",
+        "traffic.pattern=adv", "traffic.flit_rate=0.4", "steady.warmup=3000",
+        "steady.measure=6000", "steady.drain_max=0", NULL});
+    double bound = 1.0 / (4 * 2);
+    if (r.accepted < 0.95 * bound || r.accepted > 1.02 * bound)
+        fail_msg("MIN under ADV+1 accepted %.4f, bound 1/(a p) = %.4f", r.accepted, bound);
+    saturn_results_free(&r);
+}
+
+/* Far beyond saturation with the audit on every cycle, every routing
+ * delivers every packet once and in order: no deadlock. */
+static void every_routing_survives_saturation(void **state)
+{
+    (void)state;
+    const char *const routings[] = {"min", "val", "ugal", "pb", "olm", "base", "hybrid", "ectn"};
+    const char *const patterns[] = {"traffic.pattern=uniform", "traffic.pattern=adv"};
+    for (int i = 0; i < 8; i++)
+        for (int j = 0; j < 2; j++) {
+            char word[64];
+            snprintf(word, sizeof word, "routing.algorithm=%s", routings[i]);
+            struct saturn_results r = test_run((const char *const[]){
+                "network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2",
+                "dragonfly.local_latency=3", "dragonfly.global_latency=12",
+                "dragonfly.global_buf_flits=16", word, patterns[j], "router.switching=vct",
+                "router.buf_flits=8", "router.out_buf_flits=8", "router.speedup=2",
+                "traffic.packet_length=8", "traffic.flit_rate=0.9", "steady.warmup=300",
+                "steady.measure=800", "steady.drain_max=200000", "sim.check_invariants=true",
+                "sim.watchdog=3000", NULL});
+            if (!r.drained || r.measured_delivered != r.measured_packets)
+                fail_msg("%s %s: %llu of %llu delivered", routings[i], patterns[j],
+                         (unsigned long long)r.measured_delivered,
+                         (unsigned long long)r.measured_packets);
+            saturn_results_free(&r);
+        }
+}
+
+static void expect_input_error(const char *const *kv, const char *key)
+{
+    struct saturn_config *cfg = test_config(kv);
+    struct saturn_sim *s;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_sim_create(cfg, &s, &err), SATURN_EINPUT);
+    if (!strstr(err.msg, key))
+        fail_msg("error does not name %s: %s", key, err.msg);
+    saturn_config_free(cfg);
+}
+
+static void bad_input(void **state)
+{
+    (void)state;
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=val",
+                                             "dragonfly.local_vcs=3", NULL},
+                       "dragonfly.local_vcs");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=olm",
+                                             "dragonfly.global_vcs=1", NULL},
+                       "dragonfly.global_vcs");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=dor",
+                                             NULL},
+                       "routing.algorithm");
+    expect_input_error((const char *const[]){"routing.algorithm=ectn", NULL}, "routing.algorithm");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=ectn",
+                                             "ectn.delay=100", NULL},
+                       "ectn.delay");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "dragonfly.a=40",
+                                             "dragonfly.h=20", "dragonfly.p=10",
+                                             "routing.algorithm=min", NULL},
+                       "dragonfly.a");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=min",
+                                             "router.switching=vct", "router.buf_flits=32",
+                                             "dragonfly.global_buf_flits=4",
+                                             "traffic.packet_length=8", NULL},
+                       "dragonfly.global_buf_flits");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(topology_wiring),
+        cmocka_unit_test(paper_network_builds),
+        cmocka_unit_test(min_paths_are_lgl),
+        cmocka_unit_test(val_paths_visit_the_intermediate),
+        cmocka_unit_test(every_routing_is_acyclic),
+        cmocka_unit_test(base_counts_one_packet),
+        cmocka_unit_test(counters_exact_under_load),
+        cmocka_unit_test(ectn_combined_is_sum_of_partials),
+        cmocka_unit_test(zero_load_latency),
+        cmocka_unit_test(min_adv1_matches_single_link_bound),
+        cmocka_unit_test(every_routing_survives_saturation),
+        cmocka_unit_test(bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
