@@ -71,6 +71,20 @@ contains too-few-vcs "$tmp/err" "deadlock-free"
 check bit-pattern 2 "$bin" run network.k=6 traffic.pattern=bitrev
 contains bit-pattern "$tmp/err" "power-of-two"
 check both-rates 2 "$bin" run traffic.packet_rate=0.01 traffic.flit_rate=0.1
+# Dragonfly: a routing without the VCs it needs, a torus routing, no output
+df="--preset fuentes2015 dragonfly.p=2 dragonfly.a=4 dragonfly.h=2"
+check df-vcs 2 "$bin" run $df routing.algorithm=val dragonfly.local_vcs=3 --json "$tmp/x.json"
+contains df-vcs "$tmp/err" "dragonfly.local_vcs = 3"
+contains df-vcs "$tmp/err" "at least 4 VCs on local ports"
+[ -e "$tmp/x.json" ] && { fail=$((fail + 1)); echo "FAIL df-vcs: partial output"; }
+check df-dor 2 "$bin" run $df routing.algorithm=dor
+contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid or ectn"
+# ... and a transient (UN then ADV+1) by generation cycle
+check df-transient 0 "$bin" run $df routing.algorithm=ectn sim.workload=phases \
+    phases.list=600:0.03:uniform,400:0.03:adv phases.warmup=600 sim.generation_bin=100 \
+    --by-generation "$tmp/gen.csv" -q
+contains df-transient "$tmp/gen.csv" "generated,packets,latency,misrouted_global,misrouted_local"
+contains df-transient "$tmp/gen.csv" "900,"
 check not-kv 2 "$bin" run a.ini b.ini
 check missing-file 2 "$bin" run "$tmp/nope.ini" --json "$tmp/x.json"
 contains missing-file "$tmp/err" "cannot read"
@@ -149,6 +163,13 @@ contains sweep-bad-combination "$tmp/err" "swcombo.ini:4: router.vcs = 1: too fe
 [ -e "$tmp/y.csv" ] && { fail=$((fail + 1)); echo "FAIL: a bad sweep spec wrote a CSV"; } || pass=$((pass + 1))
 check sweep-no-csv 2 "$bin" sweep "$tmp/sw.ini"
 contains sweep-no-csv "$tmp/err" "--csv PATH is required"
+# Copies started by a launcher without MPI would each run the whole sweep into
+# one CSV: refused, one message (from rank 0), no file.
+check sweep-copies 2 env SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/z.csv"
+contains sweep-copies "$tmp/err" "several saturn sweep processes were started"
+check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/z.csv"
+[ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL sweep-copy-1: rank 1 printed"; } || pass=$((pass + 1))
+[ -e "$tmp/z.csv" ] && { fail=$((fail + 1)); echo "FAIL: a refused sweep copy wrote a CSV"; } || pass=$((pass + 1))
 
 # Every shipped example config is valid and runs (a sweep spec: every point is checked).
 for f in "$src"/examples/*.ini; do

@@ -40,7 +40,7 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 {
     struct df_base *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, p, &plan);
+    df_plan(n, r, in_port, in_vc, p, &plan);
     int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
     df_apply(n, r, &plan, choice, p, out);
 }

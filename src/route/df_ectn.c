@@ -98,7 +98,7 @@ static void ectn_route(void *state, const struct net *n, uint32_t r, int in_port
     struct df_ectn *s = state;
     const struct topo *t = &n->topo;
     struct df_plan plan;
-    df_plan(n, r, in_port, p, &plan);
+    df_plan(n, r, in_port, in_vc, p, &plan);
     const bool injected = in_port >= t->radix;
     if (plan.min_link != NET_NONE && (injected || topo_port_class(t, in_port) == TOPO_GLOBAL)) {
         size_t i = ((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc;

@@ -45,7 +45,7 @@ static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_po
 {
     struct df_hybrid *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, p, &plan);
+    df_plan(n, r, in_port, in_vc, p, &plan);
     int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
     if (choice < 0 && (plan.min_port < 0 || contention_get(&s->cc, r, plan.min_port) <= s->th))
         choice = df_occupancy_choice(n, r, &plan, s->pct);

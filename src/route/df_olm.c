@@ -69,7 +69,7 @@ static void olm_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct olm *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, p, &plan);
+    df_plan(n, r, in_port, in_vc, p, &plan);
     df_apply(n, r, &plan, df_occupancy_choice(n, r, &plan, s->pct), p, out);
 }
 

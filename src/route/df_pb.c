@@ -114,7 +114,7 @@ static void pb_route(void *state, const struct net *n, uint32_t r, int in_port, 
         else
             p->route[0] = d;
     }
-    df_val_route(n, r, p, out);
+    df_val_route(n, r, in_port, in_vc, p, out);
 }
 
 const struct route_ops route_df_pb = {.name = "pb",

@@ -43,8 +43,9 @@ void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, doub
     struct route_result rm, rv;
     struct packet pm = *p, pv = *p;
     pm.route[0] = d;
-    df_val_route(n, r, &pm, &rm);
-    df_val_route(n, r, &pv, &rv);
+    const int inj = n->topo.radix; /* decided at the source router */
+    df_val_route(n, r, inj, 0, &pm, &rm);
+    df_val_route(n, r, inj, 0, &pv, &rv);
     *first_min = rm.c[0].port;
     *first_val = rv.c[0].port;
     *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
@@ -73,7 +74,7 @@ static void ugal_route(void *state, const struct net *n, uint32_t r, int in_port
         else
             p->route[0] = d;
     }
-    df_val_route(n, r, p, out);
+    df_val_route(n, r, in_port, in_vc, p, out);
 }
 
 const struct route_ops route_df_ugal = {.name = "ugal",

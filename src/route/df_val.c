@@ -70,9 +70,9 @@ static void val_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct val *v = state;
     if (v->group)
-        df_valg_route(n, r, p, out);
+        df_valg_route(n, r, in_port, in_vc, p, out);
     else
-        df_val_route(n, r, p, out);
+        df_val_route(n, r, in_port, in_vc, p, out);
 }
 
 const struct route_ops route_df_val = {.name = "val",

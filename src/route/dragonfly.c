@@ -65,17 +65,118 @@ void df_eject(const struct net *n, const struct packet *p, struct route_result *
                                     (uint8_t)(n->Vd - 1)};
 }
 
-static void one(const struct net *n, int port, int lslot, int lslots, int gslot, int gslots,
-                struct route_result *out)
+/* ---- the VC order ----------------------------------------------------- */
+
+/* Position in the order of slot s of class c ('L' or 'G'), or -1. */
+static int slot_pos(const char *order, char c, int s)
 {
-    out->n = 1;
-    out->sel = 0;
-    out->c[0] = topo_port_class(&n->topo, port) == TOPO_GLOBAL
-                    ? df_cand(port, gslot, gslots, n->global_vcs)
-                    : df_cand(port, lslot, lslots, n->local_vcs);
+    for (int i = 0; order[i]; i++)
+        if (order[i] == c && s-- == 0)
+            return i;
+    return -1;
 }
 
-void df_val_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out)
+static int slots_of(const char *order, char c)
+{
+    int m = 0;
+    for (int i = 0; order[i]; i++)
+        m += order[i] == c;
+    return m;
+}
+
+int df_arrival(const struct net *n, const char *order, int in_port, int in_vc)
+{
+    const struct topo *t = &n->topo;
+    if (in_port >= t->radix)
+        return -1;
+    char c = topo_port_class(t, in_port) == TOPO_GLOBAL ? 'G' : 'L';
+    int m = slots_of(order, c);
+    return slot_pos(order, c, in_vc < m ? in_vc : m - 1);
+}
+
+/* Does rest embed in order after position p, in order? */
+static bool fits(const char *order, int p, const char *rest)
+{
+    for (; *rest; rest++) {
+        do
+            p++;
+        while (order[p] && order[p] != *rest);
+        if (!order[p])
+            return false;
+    }
+    return true;
+}
+
+struct route_cand df_vcs(const struct net *n, int port, const char *order, int arrival,
+                         bool same, const char *rest)
+{
+    const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
+    const char c = global ? 'G' : 'L';
+    const int m = slots_of(order, c), nvc = global ? n->global_vcs : n->local_vcs;
+    int lo = -1, hi = -1;
+    for (int s = 0; s < m; s++) {
+        int pos = slot_pos(order, c, s);
+        if ((pos > arrival || (same && pos == arrival)) && fits(order, pos, rest)) {
+            if (lo < 0)
+                lo = s;
+            hi = s;
+        }
+    }
+    if (lo < 0) /* no legal VC: a bug in the caller's rest; the CDG test catches it */
+        lo = hi = m - 1;
+    struct route_cand cand = {(uint16_t)port, (uint8_t)lo, (uint8_t)(hi == m - 1 ? nvc - 1 : hi)};
+    return cand;
+}
+
+/* Appends to rest the classes of the minimal hops from router a to router b. */
+static char *path_classes(const struct topo *t, uint32_t a, uint32_t b, char *rest)
+{
+    while (a != b) {
+        int port = df_port_to_router(t, a, b), fp;
+        *rest++ = topo_port_class(t, port) == TOPO_GLOBAL ? 'G' : 'L';
+        topo_link(t, a, port, &a, &fp);
+    }
+    *rest = 0;
+    return rest;
+}
+
+/* One candidate on port from r: any VC of the order above the arrival
+ * that leaves room for the known rest of the path (from the next router
+ * through mid, when mid != NET_NONE, to d). */
+static void one(const struct net *n, uint32_t r, int port, const char *order, int arrival,
+                uint32_t mid, uint32_t d, struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    char rest[16];
+    uint32_t next;
+    int fp;
+    topo_link(t, r, port, &next, &fp);
+    char *e = rest;
+    if (mid != NET_NONE) {
+        e = path_classes(t, next, mid, e);
+        next = mid;
+    }
+    path_classes(t, next, d, e);
+    out->n = 1;
+    out->sel = 0;
+    out->c[0] = df_vcs(n, port, order, arrival, false, rest);
+}
+
+void df_min_route(const struct net *n, const char *order, uint32_t r, int in_port, int in_vc,
+                  const struct packet *p, struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    uint32_t d = topo_node_router(t, p->dst);
+    if (r == d) {
+        df_eject(n, p, out);
+        return;
+    }
+    one(n, r, df_port_to_router(t, r, d), order, df_arrival(n, order, in_port, in_vc), NET_NONE,
+        d, out);
+}
+
+void df_val_route(const struct net *n, uint32_t r, int in_port, int in_vc, struct packet *p,
+                  struct route_result *out)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
@@ -85,16 +186,15 @@ void df_val_route(const struct net *n, uint32_t r, struct packet *p, struct rout
     }
     if (r == mid)
         p->route[1] |= DF_PHASE2;
-    if (!(p->route[1] & DF_PHASE2)) { /* L0 G0 L1 towards mid */
-        bool home = df_group(t, r) == df_group(t, topo_node_router(t, p->src));
-        one(n, df_port_to_router(t, r, mid), home ? 0 : 1, 4, 0, 2, out);
-    } else { /* L2 G1 L3 towards the destination */
-        bool there = df_group(t, r) == df_group(t, d);
-        one(n, df_port_to_router(t, r, d), there ? 3 : 2, 4, 1, 2, out);
-    }
+    int arrival = df_arrival(n, DF_ORDER_VAL, in_port, in_vc);
+    if (!(p->route[1] & DF_PHASE2)) /* towards mid, then on to d */
+        one(n, r, df_port_to_router(t, r, mid), DF_ORDER_VAL, arrival, mid, d, out);
+    else
+        one(n, r, df_port_to_router(t, r, d), DF_ORDER_VAL, arrival, NET_NONE, d, out);
 }
 
-void df_valg_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out)
+void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, struct packet *p,
+                   struct route_result *out)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r);
@@ -104,15 +204,22 @@ void df_valg_route(const struct net *n, uint32_t r, struct packet *p, struct rou
     }
     if (g == p->route[0])
         p->route[1] |= DF_PHASE2;
-    if (!(p->route[1] & DF_PHASE2) && g != df_group(t, d)) /* L0 G0 to the group */
-        one(n, df_port_to_group(t, r, p->route[0]), 0, 3, 0, 2, out);
-    else /* L1 G1 L2 */
-        one(n, df_port_to_router(t, r, d), g == df_group(t, d) ? 2 : 1, 3, 1, 2, out);
+    int arrival = df_arrival(n, DF_ORDER_OLM, in_port, in_vc);
+    if (!(p->route[1] & DF_PHASE2) && g != df_group(t, d)) {
+        /* to the group, then l-g-l at worst */
+        int port = df_port_to_group(t, r, p->route[0]);
+        const char *rest = topo_port_class(t, port) == TOPO_GLOBAL ? "LGL" : "GLGL";
+        out->n = 1;
+        out->sel = 0;
+        out->c[0] = df_vcs(n, port, DF_ORDER_OLM, arrival, false, rest);
+    } else {
+        one(n, r, df_port_to_router(t, r, d), DF_ORDER_OLM, arrival, NET_NONE, d, out);
+    }
 }
 
 /* ---- the OLM family ------------------------------------------------------ */
 
-void df_plan(const struct net *n, uint32_t r, int in_port, const struct packet *p,
+void df_plan(const struct net *n, uint32_t r, int in_port, int in_vc, const struct packet *p,
              struct df_plan *plan)
 {
     const struct topo *t = &n->topo;
@@ -128,33 +235,42 @@ void df_plan(const struct net *n, uint32_t r, int in_port, const struct packet *
     bool phase2 = (p->route[1] & DF_PHASE2) || g == mid;
     bool to_mid = mid != NET_NONE && !phase2;
     int mp = to_mid ? df_port_to_group(t, r, mid) : df_port_to_router(t, r, d);
-    int lslot = g == gd ? 2 : (mid != NET_NONE && g == mid ? 1 : 0);
-    int gslot = g == gs ? 0 : 1;
-    bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
-    plan->min_port = mp;
-    plan->min = mglobal ? df_cand(mp, gslot, 2, n->global_vcs)
-                        : df_cand(mp, lslot, 3, n->local_vcs);
     const int i = df_index(t, r);
     const enum topo_link_class in_cls = topo_port_class(t, in_port);
     const bool injected = in_port >= t->radix;
-    if (mid == NET_NONE && g == gs && g != gd && (injected || in_cls == TOPO_LOCAL)) {
-        /* global misrouting: any other global port of this router */
+    const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
+    const int arrival = df_arrival(n, DF_ORDER_OLM, in_port, in_vc);
+    /* The rest of the path, at worst: in the source group, a local hop
+     * keeps room for a global misroute at the next router (G, L pair, G, L
+     * pair); a global hop out of the source group room for the
+     * destination group (or, misrouted, the intermediate one); in the
+     * intermediate group a global hop and the destination group; a second
+     * local hop in a group may stay on the first one's VC. */
+    const bool second = !injected && in_cls == TOPO_LOCAL;
+    const char *rest = g == gd ? "" : g != gs ? (mglobal ? "L" : "GL") : (mglobal ? "L" : "GLGL");
+    plan->min_port = mp;
+    plan->min = df_vcs(n, mp, DF_ORDER_OLM, arrival, second, rest);
+    if (mid == NET_NONE && g == gs && g != gd && arrival < 1) {
+        /* global misrouting: any other global port of this router (G0:
+         * the intermediate group and the destination group follow) */
         plan->global = true;
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
             if (port != mp)
-                plan->opt[plan->nopt++] = df_cand(port, 0, 2, n->global_vcs);
+                plan->opt[plan->nopt++] = df_vcs(n, port, DF_ORDER_OLM, arrival, false, "LGL");
         }
         return;
     }
     if (!mglobal && ((!injected && in_cls == TOPO_GLOBAL) || (injected && g == gd))) {
-        /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a */
+        /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a;
+         * the second hop may stay on the first one's VC */
         int a = t->a, z = df_local_peer(i, mp);
+        const char *lrest = g == gd ? "" : "GL";
         for (int q = 0; q < a - 1; q++) {
             int y = df_local_peer(i, q);
             if (q == mp || (y - i + a) % a >= (z - y + a) % a)
                 continue;
-            plan->opt[plan->nopt++] = df_cand(q, lslot, 3, n->local_vcs);
+            plan->opt[plan->nopt++] = df_vcs(n, q, DF_ORDER_OLM, arrival, false, lrest);
         }
     }
 }

@@ -43,13 +43,19 @@ int df_port_to_router(const struct topo *t, uint32_t r, uint32_t d);
 /* The port from r towards group tg (tg != r's group). */
 int df_port_to_group(const struct topo *t, uint32_t r, uint32_t tg);
 
-/* The VCs of slot `slot` among `nslots` slots of a class with nvc VCs. */
-static inline struct route_cand df_cand(int port, int slot, int nslots, int nvc)
-{
-    struct route_cand c = {(uint16_t)port, (uint8_t)slot,
-                           (uint8_t)(slot == nslots - 1 ? nvc - 1 : slot)};
-    return c;
-}
+/* VC orders: the classes of the slots, lowest first. */
+#define DF_ORDER_OLM "LGLGL"  /* olm, base, hybrid, ectn, val (group) */
+#define DF_ORDER_VAL "LGLLGL" /* val (router), ugal, pb */
+
+/* The position in `order` of the channel a head arrived on (-1: injected). */
+int df_arrival(const struct net *n, const char *order, int in_port, int in_vc);
+/* The VCs port may use: every slot of its class above the arrival (or at
+ * it, when same) that leaves room for the classes of rest after it. */
+struct route_cand df_vcs(const struct net *n, int port, const char *order, int arrival,
+                         bool same, const char *rest);
+/* The minimal (l-g-l) candidate under a VC order. */
+void df_min_route(const struct net *n, const char *order, uint32_t r, int in_port, int in_vc,
+                  const struct packet *p, struct route_result *out);
 
 /* Checks that the configuration has the VCs a path family needs, and that
  * the router is one Dragonfly policies support. */
@@ -67,10 +73,12 @@ void df_eject(const struct net *n, const struct packet *p, struct route_result *
 /* Valiant-family paths (val, ugal, pb): p->route[0] is the intermediate
  * router (p's destination router for a minimal packet); local_slots is 4
  * for the router variant. Fills the one candidate from router r. */
-void df_val_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out);
+void df_val_route(const struct net *n, uint32_t r, int in_port, int in_vc, struct packet *p,
+                  struct route_result *out);
 /* The same with an intermediate group in p->route[0] (val.intermediate =
  * group): L0 G0 L1 G1 L2. */
-void df_valg_route(const struct net *n, uint32_t r, struct packet *p, struct route_result *out);
+void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, struct packet *p,
+                   struct route_result *out);
 /* Hop counts of a Valiant path through router mid, and of the minimal one. */
 int df_router_hops(const struct topo *t, uint32_t a, uint32_t b);
 
@@ -90,7 +98,7 @@ struct df_plan {
     uint32_t min_link;        /* the group's global link on the minimal path, or NET_NONE
                                  when the packet is in its destination group */
 };
-void df_plan(const struct net *n, uint32_t r, int in_port, const struct packet *p,
+void df_plan(const struct net *n, uint32_t r, int in_port, int in_vc, const struct packet *p,
              struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
  * records misrouting in p. */
