@@ -2,21 +2,19 @@
  * order of each path family, output occupancy, and the in-transit
  * adaptive engine of OLM and the contention-counter policies.
  *
- * Deadlock freedom by VC order (virtual cut-through; every policy's
- * channel dependency graph is checked acyclic by tests/test_dragonfly.c).
- * A path is a template of slots; slot s of a link class uses VC s (the
- * last slot of a class also takes the class's remaining VCs), and the
- * slots of a path are visited in the order written, so every dependency
- * goes from a lower to a higher position:
- *   min:              L0 G0 L1
- *   val (router),     L0 G0 L1 | L2 G1 L3   ("|": the intermediate router;
- *   ugal, pb:                                 minimal packets: L0 G0 L1)
- *   val (group):      L0 G0 L1 G1 L2
- *   olm, base,        L0 G0 [L1 L1] G1 [L2 L2]
+ * Deadlock freedom by VC order (every policy's channel dependency graph is
+ * checked acyclic by tests/test_dragonfly.c). Each family has a total
+ * order of slots (slot s of a link class is VC s; the last slot of a class
+ * also takes the class's spare VCs):
+ *   min:                       L G L G L (as many as the VCs allow)
+ *   val (router), ugal, pb:    L G L L G L
+ *   val (group), olm, base,    L G L G L
  *   hybrid, ectn:
- * In the OLM family, L1 is every local hop in the intermediate group and
- * L2 every local hop in the destination group, so a local misroute there
- * puts two hops on the same VC. They stay acyclic because a two-hop
+ * and a hop may use any slot of its class above the one it arrived on that
+ * leaves room, in order, for the rest of its path (df_vcs). In the OLM
+ * family the intermediate group's local hops all use L1 and a local
+ * misroute's second hop may stay on its first hop's VC, so two hops of a
+ * group can share a VC. They stay acyclic because a two-hop
  * local path x -> y -> z (router indices in the group) is taken only when
  * (y - x) mod a < (z - y) mod a: every dependency between two local
  * channels of one VC climbs in (to - from) mod a. (saturn's restriction;
