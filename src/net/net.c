@@ -207,22 +207,34 @@ static int build_buffers(struct net *n)
     if (!n->ivcs || !n->iroute || !n->ovcs)
         return SATURN_ENOMEM;
     /* One slab for every bounded input VC, each a power-of-two ring of its
-     * port's capacity. */
-    size_t slab = 0;
+     * port's capacity, and one for the bounded output VC buffers; a VC
+     * beyond its port's link class (V is the largest class) gets none. */
+    size_t slab = 0, ob_slab = 0;
+    const uint32_t oslot = n->obuf_unlimited ? 16 : n->obuf_cap ? pow2_at_least(n->obuf_cap) : 0;
     for (size_t i = 0; i < nvc; i++) {
-        uint32_t cap = n->ports[i / (size_t)n->V].cap;
-        slab += cap ? pow2_at_least(cap) : 0;
+        const struct port *pt = &n->ports[i / (size_t)n->V];
+        int v = (int)(i % (size_t)n->V);
+        if (v >= pt->nvc && !(n->meta_bit && v == n->Vd))
+            continue;
+        slab += pt->cap ? pow2_at_least(pt->cap) : 0;
+        if (n->obuf_on && !n->obuf_unlimited && pt->kind == PORT_NET)
+            ob_slab += oslot;
     }
-    if (slab) {
-        n->slab = malloc(slab * sizeof *n->slab);
-        if (!n->slab)
-            return SATURN_ENOMEM;
-    }
-    size_t at = 0;
+    if (slab && !(n->slab = malloc(slab * sizeof *n->slab)))
+        return SATURN_ENOMEM;
+    if (ob_slab && !(n->ob_slab = malloc(ob_slab * sizeof *n->ob_slab)))
+        return SATURN_ENOMEM;
+    size_t at = 0, ob_at = 0;
     for (size_t i = 0; i < nvc; i++) {
         struct ivc *iv = &n->ivcs[i];
-        uint32_t slot = n->ports[i / (size_t)n->V].cap ? pow2_at_least(n->ports[i / (size_t)n->V].cap) : 0;
-        if (slot) {
+        const struct port *in = &n->ports[i / (size_t)n->V];
+        int v = (int)(i % (size_t)n->V);
+        bool used = v < in->nvc || (n->meta_bit && v == n->Vd);
+        uint32_t slot = in->cap ? pow2_at_least(in->cap) : 0;
+        if (!used) {
+            iv->buf = NULL; /* never written: routing names only the class's VCs */
+            iv->mask = 0;
+        } else if (slot) {
             iv->buf = n->slab + at;
             iv->mask = slot - 1;
             at += slot;
@@ -239,12 +251,17 @@ static int build_buffers(struct net *n)
         if (pt->kind == PORT_NET)
             o->credits = (int32_t)n->ports[pt->far_in].cap;
         if (n->obuf_on && pt->kind == PORT_NET) {
-            uint32_t oslot = n->obuf_unlimited ? 16 : pow2_at_least(n->obuf_cap);
-            o->ob = malloc(oslot * sizeof *o->ob);
-            if (!o->ob)
-                return SATURN_ENOMEM;
-            o->ob_mask = oslot - 1;
             o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
+            if (!used)
+                continue;
+            if (n->obuf_unlimited) {
+                if (!(o->ob = malloc(oslot * sizeof *o->ob)))
+                    return SATURN_ENOMEM;
+            } else {
+                o->ob = n->ob_slab + ob_at;
+                ob_at += oslot;
+            }
+            o->ob_mask = oslot - 1;
         }
     }
     return SATURN_OK;
@@ -512,9 +529,10 @@ void net_destroy(struct net *n)
     if (n->ivcs && !n->slab)
         for (size_t i = 0; i < nvc; i++)
             free(n->ivcs[i].buf);
-    if (n->ovcs)
+    if (n->ovcs && !n->ob_slab)
         for (size_t i = 0; i < nvc; i++)
             free(n->ovcs[i].ob);
+    free(n->ob_slab);
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
             free(n->nodes[i].q);

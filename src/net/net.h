@@ -177,7 +177,8 @@ struct net {
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */
-    flit_t *slab;
+    flit_t *slab;           /* bounded input VC buffers */
+    flit_t *ob_slab;        /* bounded output VC buffers */
 
     uint32_t nnodes;
     struct node *nodes;
