@@ -569,6 +569,32 @@ static void min_adv1_matches_single_link_bound(void **state)
     saturn_results_free(&r);
 }
 
+/* saturn model: MIN's busiest channel under ADV+1 is the group pair's
+ * global link, 1/(a p); under uniform traffic the walk of every path
+ * agrees with the closed form of topo_uniform_bound. */
+static void model_bounds(void **state)
+{
+    (void)state;
+    const char *pats[] = {"traffic.pattern=adv", "traffic.pattern=uniform"};
+    for (int i = 0; i < 2; i++) {
+        struct saturn_config *cfg = test_config((const char *const[]){
+            "network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2",
+            "routing.algorithm=min", "traffic.packet_length=8", pats[i], NULL});
+        struct saturn_bounds b;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_bounds(cfg, &b, &err), SATURN_OK);
+        double flits = b.channel_routing * 8;
+        struct topo t;
+        memset(&t, 0, sizeof t);
+        topo_build_dragonfly(&t, 2, 4, 2, TOPO_PALMTREE);
+        double want = i == 0 ? 1.0 / (4 * 2) : topo_uniform_bound(&t);
+        if (flits < want * (1 - 1e-9) || flits > want * (1 + 1e-9))
+            fail_msg("%s: busiest channel bound %.6f, expected %.6f", pats[i], flits, want);
+        topo_free(&t);
+        saturn_config_free(cfg);
+    }
+}
+
 /* Far beyond saturation with the audit on every cycle, every routing
  * delivers every packet once and in order: no deadlock. */
 static void every_routing_survives_saturation(void **state)
@@ -647,6 +673,7 @@ int main(void)
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
         cmocka_unit_test(zero_load_latency),
         cmocka_unit_test(min_adv1_matches_single_link_bound),
+        cmocka_unit_test(model_bounds),
         cmocka_unit_test(every_routing_survives_saturation),
         cmocka_unit_test(bad_input),
     };

@@ -82,7 +82,8 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
     if (rc)
         goto out;
     double m = (double)saturn_config_int(cfg, "traffic.packet_length");
-    bool deterministic = strcmp(n->rops->name, "dor") == 0;
+    /* the oblivious, single-path routings: DOR and the Dragonfly's MIN */
+    bool deterministic = strcmp(n->rops->name, "dor") == 0 || strcmp(n->rops->name, "min") == 0;
     struct load_walk lw = {.n = n, .tie_masks = 1};
     size_t nports = (size_t)n->topo.routers * n->P;
     lw.in_weight = calloc(n->nnodes, sizeof *lw.in_weight);
