@@ -163,6 +163,13 @@ contains sweep-bad-combination "$tmp/err" "swcombo.ini:4: router.vcs = 1: too fe
 [ -e "$tmp/y.csv" ] && { fail=$((fail + 1)); echo "FAIL: a bad sweep spec wrote a CSV"; } || pass=$((pass + 1))
 check sweep-no-csv 2 "$bin" sweep "$tmp/sw.ini"
 contains sweep-no-csv "$tmp/err" "--csv PATH is required"
+# Copies started by a launcher without MPI would each run the whole sweep into
+# one CSV: refused, one message (from rank 0), no file.
+check sweep-copies 2 env SLURM_PROCID=0 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/z.csv"
+contains sweep-copies "$tmp/err" "several saturn sweep processes were started"
+check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/z.csv"
+[ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL sweep-copy-1: rank 1 printed"; } || pass=$((pass + 1))
+[ -e "$tmp/z.csv" ] && { fail=$((fail + 1)); echo "FAIL: a refused sweep copy wrote a CSV"; } || pass=$((pass + 1))
 
 # Every shipped example config is valid and runs (a sweep spec: every point is checked).
 for f in "$src"/examples/*.ini; do

@@ -1,5 +1,5 @@
-/* saturn sweep: parameter sweeps on local cores, resumable, with the
- * best-parameter summary of paper 000. */
+/* saturn sweep: parameter sweeps on local cores or over MPI ranks,
+ * resumable, with the best-parameter summary of paper 000. */
 #define _GNU_SOURCE /* asprintf */
 #include <errno.h>
 #include <stdlib.h>
@@ -8,8 +8,15 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "cli/sweep_mpi.h"
 #include "cli/sweep_pool.h"
 #include "saturn/sweep.h"
+
+#ifdef SATURN_MPI
+#define MPI_NOTE "This saturn has MPI."
+#else
+#define MPI_NOTE "This saturn was built\nwithout MPI (CMake did not find libopenmpi-dev)."
+#endif
 
 static const char help_text[] =
     "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [-q]\n"
@@ -68,6 +75,19 @@ static const char help_text[] =
     "the largest geometric mean of its speed-ups over every pattern (sets missing a\n"
     "pattern are skipped). Printed, and written to PATH.summary.csv (PATH without\n"
     ".csv).\n"
+    "\n"
+    "MPI (when saturn was built with Open MPI): started by mpirun or srun, rank 0\n"
+    "hands the points out one at a time to the other ranks as they ask and writes\n"
+    "each row to the CSV as it arrives; every worker rank runs one point at a time\n"
+    "(-j only sets rank 0's threads for the check), so start one rank per core plus\n"
+    "rank 0, which mostly sleeps:\n"
+    "  mpirun -n 9 saturn sweep SPEC.ini --csv out.csv          # 8 workers\n"
+    "  srun --mpi=pmix -K1 saturn sweep SPEC.ini --csv out.csv  # Slurm\n"
+    "The file is the one a single process writes. Every rank reads SPEC.ini; only\n"
+    "rank 0 touches the CSV and prints. A rank that dies ends the job, losing the\n"
+    "points in progress: the same command again resumes the sweep. MPI starts only\n"
+    "when a launcher's variables are set (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK\n"
+    "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
     "--dry-run (list and check the points, run nothing), -q (no output but errors).\n";
@@ -208,8 +228,20 @@ static void list_points(const struct saturn_sweep *sw)
         }
 }
 
-/* Checks the points to run, then runs them into the CSV. */
-static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a)
+/* The spec with the command line's overrides (*sw is set even on error). */
+static int load_sweep(const struct sweep_args *a, struct saturn_sweep **sw,
+                      struct saturn_error *err)
+{
+    int rc = saturn_sweep_load(a->spec, sw, err);
+    for (int i = 0; !rc && i < a->noverrides; i++)
+        rc = saturn_sweep_override(*sw, a->overrides[i], err);
+    return rc;
+}
+
+/* Checks the points to run, then runs them into the CSV: on threads, or
+ * on the MPI workers when there are some. */
+static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
+                     struct sweep_mpi *m)
 {
     struct saturn_error err = {0};
     bool *done = calloc(sw->npoints, sizeof *done), exists = false;
@@ -248,11 +280,15 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a)
                                   strerror(errno));
         pool.check_only = false;
         pool.csv = f;
-        if (!rc && !a->quiet)
-            printf("saturn %s sweep %s: %zu points, %zu to run, %zu already in %s\n",
-                   saturn_version(), sw->path, sw->npoints, ntodo, sw->npoints - ntodo, a->csv);
+        if (!rc && !a->quiet) {
+            printf("saturn %s sweep %s: %zu points, %zu to run, %zu already in %s", saturn_version(),
+                   sw->path, sw->npoints, ntodo, sw->npoints - ntodo, a->csv);
+            if (m->size > 1)
+                printf(" (%d MPI worker%s)", m->size - 1, m->size > 2 ? "s" : "");
+            putchar('\n');
+        }
         fflush(stdout);
-        if (!rc && (rc = sweep_pool_run(&pool, a->jobs)))
+        if (!rc && (rc = m->size > 1 ? sweep_mpi_serve(m, &pool) : sweep_pool_run(&pool, a->jobs)))
             err = pool.err;
         if (f && fclose(f) && !rc)
             rc = saturn_error_set(&err, SATURN_EIO, "%s: cannot write", a->csv);
@@ -269,7 +305,7 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a)
     return rc ? cli_fail(&err) : 0;
 }
 
-int cmd_sweep(int argc, char **argv)
+static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
 {
     struct sweep_args a;
     int rc = parse_args(argc, argv, &a);
@@ -282,12 +318,12 @@ int cmd_sweep(int argc, char **argv)
     struct saturn_sweep *sw = NULL;
     struct saturn_summary_opts opts;
     saturn_summary_opts_default(&opts);
-    if (a.spec && (rc = saturn_sweep_load(a.spec, &sw, &err)))
+    if (a.spec && (rc = load_sweep(&a, &sw, &err))) {
+        saturn_sweep_free(sw);
         return cli_fail(&err);
+    }
     if (sw)
         opts = sw->summary;
-    for (int i = 0; !rc && i < a.noverrides; i++)
-        rc = saturn_sweep_override(sw, a.overrides[i], &err);
     for (int i = 0; !rc && i < a.nopts; i++)
         rc = saturn_summary_opts_set(&opts, a.opt_name[i], a.opt_value[i], NULL, 0, &err);
     if (!rc && (a.summary || a.summarize) && !opts.baseline[0])
@@ -300,8 +336,40 @@ int cmd_sweep(int argc, char **argv)
     }
     if (a.summarize)
         rc = summarize(a.summarize, &opts, a.quiet);
-    else if ((rc = run_sweep(sw, &a)) == 0 && a.summary)
+    else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary)
         rc = summarize(a.csv, &opts, a.quiet);
     saturn_sweep_free(sw);
+    return rc;
+}
+
+/* An MPI worker's arguments, read when rank 0 sends the first point. */
+struct worker_args {
+    int argc;
+    char **argv;
+    struct sweep_args a;
+};
+
+static int worker_load(void *ctx, struct saturn_sweep **sw, struct saturn_error *err)
+{
+    struct worker_args *w = ctx;
+    /* Rank 0 has accepted the same arguments: parse_args prints nothing. */
+    if (parse_args(w->argc, w->argv, &w->a) || !w->a.spec)
+        return saturn_error_set(err, SATURN_EINPUT, "cannot read the command line");
+    return load_sweep(&w->a, sw, err);
+}
+
+int cmd_sweep(int argc, char **argv)
+{
+    struct sweep_mpi m;
+    int rc = sweep_mpi_init(&m);
+    if (rc)
+        return rc;
+    if (m.rank > 0) {
+        struct worker_args w = {.argc = argc, .argv = argv};
+        rc = sweep_mpi_work(&m, worker_load, &w);
+    } else {
+        rc = sweep_main(argc, argv, &m);
+    }
+    sweep_mpi_end(&m);
     return rc;
 }

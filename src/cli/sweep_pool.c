@@ -18,7 +18,7 @@ struct shared {
 };
 
 /* Records the first failure (later ones are usually its echoes). */
-static void fail(struct sweep_pool *p, size_t id, const struct saturn_error *err)
+void sweep_pool_fail(struct sweep_pool *p, size_t id, const struct saturn_error *err)
 {
     if (p->err.code)
         return;
@@ -27,11 +27,12 @@ static void fail(struct sweep_pool *p, size_t id, const struct saturn_error *err
     saturn_error_set(&p->err, err->code, "sweep point %zu (%s): %s", id, label, err->msg);
 }
 
-static int run_point(const struct sweep_pool *p, size_t id, char **row, struct saturn_error *err)
+int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, char **row,
+                    struct saturn_error *err)
 {
     struct saturn_config *c = NULL;
-    int rc = saturn_sweep_point_config(p->sw, id, &c, err);
-    if (rc == SATURN_OK && p->check_only) {
+    int rc = saturn_sweep_point_config(sw, id, &c, err);
+    if (rc == SATURN_OK && check_only) {
         /* Creating the simulation checks the combination (e.g. enough VCs
          * for the routing), cheaply, before any output is written. */
         struct saturn_sim *s = NULL;
@@ -41,12 +42,31 @@ static int run_point(const struct sweep_pool *p, size_t id, char **row, struct s
         struct saturn_results r;
         memset(&r, 0, sizeof r);
         rc = saturn_run(c, &r, err);
-        if (rc == SATURN_OK && !(*row = saturn_sweep_csv_row(p->sw, id, &r)))
+        if (rc == SATURN_OK && !(*row = saturn_sweep_csv_row(sw, id, &r)))
             rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         saturn_results_free(&r);
     }
     saturn_config_free(c);
     return rc;
+}
+
+void sweep_pool_record(struct sweep_pool *p, size_t id, const char *row)
+{
+    if (row) {
+        size_t len = strlen(row);
+        if (fwrite(row, 1, len, p->csv) != len || fflush(p->csv)) {
+            struct saturn_error err = {0};
+            saturn_error_set(&err, SATURN_EIO, "%s: cannot write: %s", p->csv_path,
+                             strerror(errno));
+            sweep_pool_fail(p, id, &err);
+            return;
+        }
+    }
+    p->finished++;
+    if (p->progress)
+        fprintf(stderr, "\r  sweep: %s%zu/%zu points (%d worker%s)   ",
+                p->check_only ? "checked " : "", p->skipped + p->finished, p->total, p->workers,
+                p->workers == 1 ? "" : "s");
 }
 
 static void *worker(void *arg)
@@ -62,23 +82,12 @@ static void *worker(void *arg)
             break;
         char *row = NULL;
         struct saturn_error err = {0};
-        int rc = run_point(p, id, &row, &err);
+        int rc = sweep_point_run(p->sw, id, p->check_only, &row, &err);
         pthread_mutex_lock(&sh->lock);
-        if (rc) {
-            fail(p, id, &err);
-        } else if (row) {
-            size_t len = strlen(row);
-            if (fwrite(row, 1, len, p->csv) != len || fflush(p->csv)) {
-                saturn_error_set(&err, SATURN_EIO, "%s: cannot write: %s", p->csv_path,
-                                 strerror(errno));
-                fail(p, id, &err);
-            }
-        }
-        p->finished += rc == SATURN_OK;
-        if (p->progress)
-            fprintf(stderr, "\r  sweep: %s%zu/%zu points (%d worker%s)   ",
-                    p->check_only ? "checked " : "", p->skipped + p->finished, p->total,
-                    p->workers, p->workers == 1 ? "" : "s");
+        if (rc)
+            sweep_pool_fail(p, id, &err);
+        else
+            sweep_pool_record(p, id, row);
         pthread_mutex_unlock(&sh->lock);
         free(row);
     }

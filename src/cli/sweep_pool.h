@@ -1,4 +1,5 @@
-/* saturn sweep: the worker threads that check and run a sweep's points. */
+/* saturn sweep: the worker threads that check and run a sweep's points, and
+ * the per-point pieces the MPI coordinator (sweep_mpi.c) shares with them. */
 #ifndef SATURN_CLI_SWEEP_POOL_H
 #define SATURN_CLI_SWEEP_POOL_H
 
@@ -26,5 +27,16 @@ struct sweep_pool {
 /* Runs every todo point on up to jobs threads; stops handing out points
  * after the first failure. Returns SATURN_OK or that failure's code. */
 int sweep_pool_run(struct sweep_pool *p, int jobs);
+
+/* One point: check_only builds (and so validates) it; otherwise runs it and
+ * sets *row to its CSV line (malloc'd). The only place a row is made, so
+ * every way of running a sweep gives the same rows. */
+int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, char **row,
+                    struct saturn_error *err);
+/* A point done: appends its row (if any) to p->csv with one write and a
+ * flush, counts it, draws the progress line. Not thread-safe. */
+void sweep_pool_record(struct sweep_pool *p, size_t id, const char *row);
+/* Keeps the first failure in p->err, labelled with the point. */
+void sweep_pool_fail(struct sweep_pool *p, size_t id, const struct saturn_error *err);
 
 #endif
