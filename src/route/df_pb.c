@@ -105,8 +105,7 @@ static void pb_route(void *state, const struct net *n, uint32_t r, int in_port, 
         bool val = false;
         if (g != gd) {
             double cmin, cval;
-            uint32_t fm, fv;
-            df_ugal_costs(n, r, p, &cmin, &cval, &fm, &fv);
+            df_ugal_costs(n, r, p, &cmin, &cval);
             val = pb_marked(s, n, g, gd) || cmin > cval + s->threshold;
         }
         if (val)

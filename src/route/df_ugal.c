@@ -36,7 +36,7 @@ static void ugal_at_source(void *state, const struct net *n, struct packet *p, u
 
 /* Queue and hop products of both paths from the source router r. */
 void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
-                   double *cval, uint32_t *first_min, uint32_t *first_val)
+                   double *cval)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
@@ -46,8 +46,6 @@ void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, doub
     const int inj = n->topo.radix; /* decided at the source router */
     df_val_route(n, r, inj, 0, &pm, &rm);
     df_val_route(n, r, inj, 0, &pv, &rv);
-    *first_min = rm.c[0].port;
-    *first_val = rv.c[0].port;
     *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
             df_router_hops(t, r, d);
     *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) *
@@ -63,10 +61,9 @@ static void ugal_route(void *state, const struct net *n, uint32_t r, int in_port
         p->route[1] |= DF_DECIDED;
         uint32_t d = topo_node_router(t, p->dst);
         double cmin, cval;
-        uint32_t fm, fv;
         bool val = false;
         if (df_group(t, r) != df_group(t, d)) {
-            df_ugal_costs(n, r, p, &cmin, &cval, &fm, &fv);
+            df_ugal_costs(n, r, p, &cmin, &cval);
             val = cmin > cval + u->threshold;
         }
         if (val)

@@ -121,10 +121,9 @@ int df_contention_choice(struct contention *c, const struct net *n, uint32_t r, 
 /* Valiant-family helpers (val, ugal, pb): a random router outside the
  * groups of routers s and d (anywhere when there are fewer than three
  * groups), from draw; and, from the source router r, the products q H of
- * the minimal path and of the Valiant path through p->route[0], with the
- * ports of their first hops. */
+ * the minimal path and of the Valiant path through p->route[0]. */
 uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw);
 void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
-                   double *cval, uint32_t *first_min, uint32_t *first_val);
+                   double *cval);
 
 #endif
