@@ -77,6 +77,8 @@ check df-vcs 2 "$bin" run $df routing.algorithm=val dragonfly.local_vcs=3 --json
 contains df-vcs "$tmp/err" "dragonfly.local_vcs = 3"
 contains df-vcs "$tmp/err" "at least 4 VCs on local ports"
 [ -e "$tmp/x.json" ] && { fail=$((fail + 1)); echo "FAIL df-vcs: partial output"; }
+check df-run 0 "$bin" run $df steady.warmup=300 steady.measure=300
+contains df-run "$tmp/out" "dragonfly p=2 a=4 h=2 (72 nodes, palmtree), min routing"
 check df-dor 2 "$bin" run $df routing.algorithm=dor
 contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid or ectn"
 # ... and a transient (UN then ADV+1) by generation cycle

@@ -210,8 +210,14 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
     int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
     int dims = (int)saturn_config_int(c, "network.n");
     fprintf(f, "saturn %s: %s ", saturn_version(), saturn_config_str(c, "network.topology"));
-    for (int d = 0; d < dims; d++)
-        fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    if (!strcmp(saturn_config_str(c, "network.topology"), "dragonfly"))
+        fprintf(f, "p=%lld a=%lld h=%lld (%llu nodes, %s)", (long long)saturn_config_int(c, "dragonfly.p"),
+                (long long)saturn_config_int(c, "dragonfly.a"),
+                (long long)saturn_config_int(c, "dragonfly.h"), (unsigned long long)r->nodes,
+                saturn_config_str(c, "dragonfly.arrangement"));
+    else
+        for (int d = 0; d < dims; d++)
+            fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
     fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
             saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
             (long long)saturn_config_int(c, "router.vcs"),
