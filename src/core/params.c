@@ -10,6 +10,7 @@ extern const struct saturn_param routing_params[];
 extern const struct saturn_param route_dor_params[];
 extern const struct saturn_param recovery_params[];
 extern const struct saturn_param route_val_params[];
+extern const struct saturn_param route_ugal_params[];
 extern const struct saturn_param route_pb_params[];
 extern const struct saturn_param route_olm_params[];
 extern const struct saturn_param route_base_params[];
@@ -32,7 +33,7 @@ extern const struct saturn_param cupstack_params[];
 
 static const struct saturn_param *const tables[] = {
     topo_params,   router_params, routing_params, route_dor_params, recovery_params,
-    route_val_params, route_pb_params, route_olm_params, route_base_params,
+    route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,
     route_hybrid_params, route_ectn_params,
     pattern_params, traffic_params, sim_params,
     control_params, entropy_params, gather_params, static_params, selftune_params,

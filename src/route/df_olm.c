@@ -32,38 +32,6 @@ static int olm_init(void **state, const struct saturn_config *cfg, const struct 
     return df_check(cfg, n, 3, 2, "olm", err);
 }
 
-void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw)
-{
-    p->route[0] = NET_NONE;
-    p->route[1] = 0;
-}
-
-/* Occupancy as a fraction of what the VCs can hold (output buffer and
- * next input buffer): a global VC holds 288 phits, a local one 64, and
- * comparing raw phits would keep traffic off the global links whenever
- * their long round trip holds more than a local VC can. */
-static double occupancy_frac(const struct net *n, uint32_t r, const struct route_cand *c)
-{
-    const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
-    double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
-                 (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
-    double occ = df_occupancy(n, r, c->port, c->vc_lo, c->vc_hi);
-    return cap > 0 ? occ / (cap * (c->vc_hi - c->vc_lo + 1)) : occ;
-}
-
-/* The occupancy trigger OLM and Hybrid share: options whose occupancy is
- * below pct percent of the minimal output's; a random one of them, or -1. */
-int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct)
-{
-    if (plan->min_port < 0 || plan->nopt == 0)
-        return -1;
-    double qmin = occupancy_frac(n, r, &plan->min);
-    bool ok[64];
-    for (int i = 0; i < plan->nopt; i++)
-        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin;
-    return df_pick(&n->router_rng[r], ok, plan->nopt);
-}
-
 static void olm_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                       struct packet *p, struct route_result *out)
 {

@@ -10,6 +10,12 @@
 #include "route/dragonfly.h"
 
 
+const struct saturn_param route_ugal_params[] = {
+    {"ugal.threshold", SATURN_PARAM_REAL, "3", -1e6, 1e6, NULL,
+     "ugal: minimal when q_min H_min <= q_val H_val + T, T in packets (q: phits waiting for "
+     "the first hop's output VCs, H: hops)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
 struct ugal {
     double threshold; /* phits */
 };
@@ -32,24 +38,6 @@ static void ugal_at_source(void *state, const struct net *n, struct packet *p, u
     p->route[0] = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
                                       draw);
     p->route[1] = 0;
-}
-
-/* Queue and hop products of both paths from the source router r. */
-void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
-                   double *cval)
-{
-    const struct topo *t = &n->topo;
-    uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
-    struct route_result rm, rv;
-    struct packet pm = *p, pv = *p;
-    pm.route[0] = d;
-    const int inj = n->topo.radix; /* decided at the source router */
-    df_val_route(n, r, inj, 0, &pm, &rm);
-    df_val_route(n, r, inj, 0, &pv, &rv);
-    *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
-            df_router_hops(t, r, d);
-    *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) *
-            (df_router_hops(t, r, mid) + df_router_hops(t, mid, d));
 }
 
 static void ugal_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,

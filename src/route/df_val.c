@@ -15,30 +15,11 @@ const struct saturn_param route_val_params[] = {
     {"val.intermediate", SATURN_PARAM_ENUM, "router", 0, 0, intermediates,
      "routing.algorithm = val: Valiant through a random intermediate router (l-g-l-l-g-l, 4 "
      "local VCs) or a random intermediate group (l-g-l-g-l, 3 local VCs)"},
-    {"ugal.threshold", SATURN_PARAM_REAL, "3", -1e6, 1e6, NULL,
-     "ugal: minimal when q_min H_min <= q_val H_val + T, T in packets (q: phits waiting for "
-     "the first hop's output VCs, H: hops)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct val {
     bool group;
 };
-
-/* A random router outside the groups of routers s and d, from draw. */
-uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw)
-{
-    uint32_t gs = df_group(t, s), gd = df_group(t, d);
-    uint32_t skip = gs == gd ? 1 : 2;
-    if (t->groups <= skip)
-        return (uint32_t)(draw % t->routers);
-    uint32_t g = (uint32_t)(draw % (t->groups - skip));
-    uint32_t lo = gs < gd ? gs : gd, hi = gs < gd ? gd : gs;
-    if (g >= lo)
-        g++;
-    if (skip == 2 && g >= hi)
-        g++;
-    return g * (uint32_t)t->a + (uint32_t)((draw / t->groups) % (uint64_t)t->a);
-}
 
 static int val_init(void **state, const struct saturn_config *cfg, const struct net *n,
                     struct saturn_error *err)

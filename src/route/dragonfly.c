@@ -316,3 +316,71 @@ int df_pick(struct rng *rng, const bool *ok, int nopt)
             return i;
     return -1;
 }
+
+/* ---- shared by several policies ------------------------------------------ */
+
+void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw)
+{
+    p->route[0] = NET_NONE;
+    p->route[1] = 0;
+}
+
+/* Occupancy as a fraction of what the VCs can hold (output buffer and
+ * next input buffer): a global VC holds 288 phits, a local one 64, and
+ * comparing raw phits would keep traffic off the global links whenever
+ * their long round trip holds more than a local VC can. */
+static double occupancy_frac(const struct net *n, uint32_t r, const struct route_cand *c)
+{
+    const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
+    double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
+                 (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
+    double occ = df_occupancy(n, r, c->port, c->vc_lo, c->vc_hi);
+    return cap > 0 ? occ / (cap * (c->vc_hi - c->vc_lo + 1)) : occ;
+}
+
+/* The occupancy trigger OLM and Hybrid share: options whose occupancy is
+ * below pct percent of the minimal output's; a random one of them, or -1. */
+int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct)
+{
+    if (plan->min_port < 0 || plan->nopt == 0)
+        return -1;
+    double qmin = occupancy_frac(n, r, &plan->min);
+    bool ok[64];
+    for (int i = 0; i < plan->nopt; i++)
+        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin;
+    return df_pick(&n->router_rng[r], ok, plan->nopt);
+}
+
+/* A random router outside the groups of routers s and d, from draw. */
+uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw)
+{
+    uint32_t gs = df_group(t, s), gd = df_group(t, d);
+    uint32_t skip = gs == gd ? 1 : 2;
+    if (t->groups <= skip)
+        return (uint32_t)(draw % t->routers);
+    uint32_t g = (uint32_t)(draw % (t->groups - skip));
+    uint32_t lo = gs < gd ? gs : gd, hi = gs < gd ? gd : gs;
+    if (g >= lo)
+        g++;
+    if (skip == 2 && g >= hi)
+        g++;
+    return g * (uint32_t)t->a + (uint32_t)((draw / t->groups) % (uint64_t)t->a);
+}
+
+/* Queue and hop products of both paths from the source router r. */
+void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
+                   double *cval)
+{
+    const struct topo *t = &n->topo;
+    uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
+    struct route_result rm, rv;
+    struct packet pm = *p, pv = *p;
+    pm.route[0] = d;
+    const int inj = n->topo.radix; /* decided at the source router */
+    df_val_route(n, r, inj, 0, &pm, &rm);
+    df_val_route(n, r, inj, 0, &pv, &rv);
+    *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
+            df_router_hops(t, r, d);
+    *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) *
+            (df_router_hops(t, r, mid) + df_router_hops(t, mid, d));
+}
