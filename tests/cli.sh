@@ -77,6 +77,9 @@ check df-vcs 2 "$bin" run $df routing.algorithm=val dragonfly.local_vcs=3 --json
 contains df-vcs "$tmp/err" "dragonfly.local_vcs = 3"
 contains df-vcs "$tmp/err" "at least 4 VCs on local ports"
 [ -e "$tmp/x.json" ] && { fail=$((fail + 1)); echo "FAIL df-vcs: partial output"; }
+check df-example 0 "$bin" run "$src/examples/dragonfly_ectn.ini" steady.warmup=500 steady.measure=500
+contains df-example "$tmp/out" "ectn routing"
+contains df-example "$tmp/out" "misrouted"
 check df-run 0 "$bin" run $df steady.warmup=300 steady.measure=300
 contains df-run "$tmp/out" "dragonfly p=2 a=4 h=2 (72 nodes, palmtree), min routing"
 check df-dor 2 "$bin" run $df routing.algorithm=dor
