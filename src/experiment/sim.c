@@ -19,6 +19,9 @@ const struct saturn_param sim_params[] = {
      "random seed; a seed fixes the result bit for bit"},
     {"sim.watchdog", SATURN_PARAM_INT, "10000", 1, 1e12, NULL,
      "deadlock watchdog: stop when flits are in the network and none moved for this many cycles"},
+    {"sim.threads", SATURN_PARAM_INT, "1", 1, 256, NULL,
+     "threads that step this one network (routers split into blocks of 64, so at most one "
+     "thread per 64 routers is used); the result is the same bit for bit for any number"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},
     {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,

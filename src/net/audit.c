@@ -43,8 +43,9 @@ bool net_audit(struct net *n)
         flow[i] += n->ivcs[i].count;
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
-    for (uint32_t b = 0; b <= n->wheel_mask; b++) {
-        const struct evq *q = &n->wheel[b];
+    const size_t queues = (size_t)(n->wheel_mask + 1) * n->nq;
+    for (size_t b = 0; b < queues * n->nparts; b++) {
+        const struct evq *q = &n->parts[b / queues].wheel[b % queues];
         for (uint32_t i = 0; i < q->n; i++) {
             const struct event *e = &q->e[i];
             switch (e->kind) {

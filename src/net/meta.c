@@ -405,7 +405,7 @@ void meta_step(struct net *n)
             int p = __builtin_ctzll(pm);
             if (!(n->ports[(size_t)r * n->P + (size_t)p].nonempty & n->meta_bit))
                 continue;
-            flit_t f = net_ivc_pop(n, r, p, n->Vd); /* one flit per port and cycle */
+            flit_t f = net_ivc_pop(n, net_serial_part(n), r, p, n->Vd); /* one flit per port and cycle */
             n->rocc[r]--;
             n->meta_in_net--;
             if (f.flags & FLIT_TAIL)

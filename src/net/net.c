@@ -1,5 +1,7 @@
 /* Network construction, packets, sources, sinks, the event wheel and the
  * cycle loop. The router's own cycle is in router.c. */
+#include <pthread.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -406,19 +408,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
     n->wheel_mask = pow2_at_least(maxd + 1) - 1;
-    n->wheel = calloc((size_t)n->wheel_mask + 1, sizeof *n->wheel);
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
     n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
     n->rna = calloc(n->topo.routers, sizeof *n->rna);
     n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
-    n->va_scratch = calloc((size_t)n->P * n->V, 8);
-    n->sa_scratch = calloc((size_t)n->P * n->P, 1);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->wheel || !n->router_active || !n->rocc || !n->rports || !n->rnv || !n->rna ||
-        !n->rstamp || !n->router_rng || !n->va_scratch ||
-        !n->sa_scratch)
+    if (!n->router_active || !n->rocc || !n->rports || !n->rnv || !n->rna ||
+        !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
@@ -429,7 +427,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
 
-    if (build_ports(n) || build_buffers(n) || build_nodes(n, seed))
+    if (build_ports(n) || build_buffers(n) || build_nodes(n, seed) ||
+        net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")))
         return saturn_error_set(err, SATURN_ENOMEM,
                                 "out of memory building the network");
     if (meta && (rc = meta_create(n, cfg, err)))
@@ -460,7 +459,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->ctl = ctl_find(saturn_config_str(cfg, "control.model"));
     if (!n->ctl)
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
-    return n->ctl->init ? n->ctl->init(&n->ctl_state, cfg, n, err) : SATURN_OK;
+    if (n->ctl->init && (rc = n->ctl->init(&n->ctl_state, cfg, n, err)))
+        return rc;
+    if (n->nparts > 1 && net_pool_start(n))
+        return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
+                                n->nparts);
+    return SATURN_OK;
 }
 
 int net_record_links(struct net *n, bool chart)
@@ -486,26 +490,32 @@ int net_record_links(struct net *n, bool chart)
     return SATURN_OK;
 }
 
+/* Rows of the chart up to this cycle's, grown in a serial phase so that
+ * the routers of several threads only write cells of their own links. */
+static void trace_grow(struct net *n)
+{
+    struct net_trace *t = n->trace;
+    if (n->now < t->cap_rows)
+        return;
+    uint64_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
+    while (cap <= n->now)
+        cap *= 2;
+    uint8_t *c = realloc(t->cell, (size_t)cap * t->links);
+    if (!c)
+        return; /* the chart stops growing; the simulation goes on */
+    memset(c + (size_t)t->cap_rows * t->links, 0, (size_t)(cap - t->cap_rows) * t->links);
+    t->cell = c;
+    t->cap_rows = cap;
+}
+
 /* Cell (link of gop, now) of the chart: a send overrides "blocked". */
-void net_trace_cell(struct net *n, uint32_t gop, uint8_t value)
+void net_trace_cell(struct net *n, struct net_part *w, uint32_t gop, uint8_t value)
 {
     struct net_trace *t = n->trace;
     uint32_t link = t->link_of_port[gop];
-    if (link == NET_NONE)
+    if (link == NET_NONE || n->now >= t->cap_rows)
         return;
-    if (n->now >= t->cap_rows) {
-        uint64_t cap = t->cap_rows ? t->cap_rows * 2 : 256;
-        while (cap <= n->now)
-            cap *= 2;
-        uint8_t *c = realloc(t->cell, (size_t)cap * t->links);
-        if (!c)
-            return; /* the chart stops growing; the simulation goes on */
-        memset(c + (size_t)t->cap_rows * t->links, 0, (size_t)(cap - t->cap_rows) * t->links);
-        t->cell = c;
-        t->cap_rows = cap;
-    }
-    if (n->now + 1 > t->rows)
-        t->rows = n->now + 1;
+    w->trace_rows = n->now + 1;
     uint8_t *cell = &t->cell[(size_t)n->now * t->links + link];
     if (value != 1 || *cell == 0)
         *cell = value;
@@ -513,6 +523,7 @@ void net_trace_cell(struct net *n, uint32_t gop, uint8_t value)
 
 void net_destroy(struct net *n)
 {
+    net_pool_stop(n);
     free(n->link_first);
     free(n->link_last);
     free(n->link_busy);
@@ -536,10 +547,17 @@ void net_destroy(struct net *n)
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
             free(n->nodes[i].q);
-    if (n->wheel)
-        for (uint32_t i = 0; i <= n->wheel_mask; i++)
-            free(n->wheel[i].e);
-    free(n->wheel);
+    for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
+        struct net_part *w = &n->parts[t];
+        if (w->wheel)
+            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nq; i++)
+                free(w->wheel[i].e);
+        free(w->wheel);
+        free(w->va_scratch);
+        free(w->sa_scratch);
+    }
+    free(n->parts);
+    free(n->word_part);
     free(n->slab);
     free(n->ivcs);
     free(n->iroute);
@@ -556,12 +574,10 @@ void net_destroy(struct net *n)
     free(n->rnv);
     free(n->rna);
     free(n->rstamp);
-    free(n->va_scratch);
     free(n->arb_rr);
     free(n->arb_free);
     recovery_free(n);
     meta_free(n);
-    free(n->sa_scratch);
     free(n->router_rng);
     topo_free(&n->topo);
     memset(n, 0, sizeof *n);
@@ -675,7 +691,8 @@ static void inject_node(struct net *n, uint32_t i)
         (*cr)--;
     uint32_t r = topo_node_router(&n->topo, i);
     uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
-    net_push_event(n, n->now + n->inject_latency, EV_FLIT, gp, nd->cur_vc, f);
+    net_push_event(n, net_serial_part(n), n->now + n->inject_latency, EV_FLIT,
+                   n->word_part[r >> 6], gp, nd->cur_vc, f);
     n->flits_in_net++;
     n->queued_flits--;
     n->flits_injected++;
@@ -695,6 +712,17 @@ static void fail(struct net *n, const char *fmt, uint32_t a, uint32_t b, uint32_
         snprintf(n->fail_msg, sizeof n->fail_msg, fmt, a, b, c);
         n->failed = true;
     }
+}
+
+void net_part_fail(struct net_part *w, const char *fmt, ...)
+{
+    if (w->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(w->fail_msg, sizeof w->fail_msg, fmt, ap);
+    va_end(ap);
+    w->failed = true;
 }
 
 void net_sink_flit(struct net *n, uint32_t node, flit_t f)
@@ -729,87 +757,156 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
     }
 }
 
-static void deliver_events(struct net *n)
+/* This cycle's events for partition w's routers and nodes, from every
+ * partition. None of them can depend on another's order: an input VC
+ * takes at most one flit per cycle, credits only add up. */
+void net_part_deliver(struct net *n, struct net_part *w)
 {
-    struct evq *q = &n->wheel[n->now & n->wheel_mask];
     const uint32_t V = (uint32_t)n->V;
-    for (uint32_t i = 0; i < q->n; i++) {
-        const struct event *e = &q->e[i];
-        switch (e->kind) {
-        case EV_FLIT: {
-            struct port *pt = &n->ports[e->target];
-            struct ivc *iv = &n->ivcs[(size_t)e->target * V + e->vc];
-            if (iv->count == iv->mask + 1 &&
-                (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
-                fail(n, "input buffer overflow at port %u vc %u (credit bug)%.0u",
-                     e->target, e->vc, 0);
+    const size_t slot = (size_t)(n->now & n->wheel_mask) * n->nq;
+    for (uint32_t src = 0; src < n->nparts; src++) {
+        struct evq *q = &n->parts[src].wheel[slot + w->index];
+        for (uint32_t i = 0; i < q->n; i++) {
+            const struct event *e = &q->e[i];
+            switch (e->kind) {
+            case EV_FLIT: {
+                struct port *pt = &n->ports[e->target];
+                struct ivc *iv = &n->ivcs[(size_t)e->target * V + e->vc];
+                if (iv->count == iv->mask + 1 &&
+                    (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
+                    net_part_fail(w, "input buffer overflow at port %u vc %u (credit bug)",
+                                  e->target, e->vc);
+                    break;
+                }
+                iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
+                pt->nonempty |= 1ULL << e->vc;
+                if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
+                    w->last_move = n->now;
+                uint32_t r = pt->router;
+                n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
+                n->rocc[r]++;
+                n->router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
             }
-            iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
-            pt->nonempty |= 1ULL << e->vc;
-            if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
-                n->last_move = n->now;
-            uint32_t r = pt->router;
-            n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
-            n->rocc[r]++;
-            n->router_active[r >> 6] |= 1ULL << (r & 63);
-            break;
-        }
-        case EV_OBUF: {
-            struct ovc *o = &n->ovcs[(size_t)e->target * V + e->vc];
-            if (o->ob_count == o->ob_mask + 1 &&
-                (!n->obuf_unlimited || !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask))) {
-                fail(n, "output buffer overflow at port %u vc %u%.0u", e->target, e->vc, 0);
+            case EV_OBUF: {
+                struct ovc *o = &n->ovcs[(size_t)e->target * V + e->vc];
+                if (o->ob_count == o->ob_mask + 1 &&
+                    (!n->obuf_unlimited ||
+                     !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask))) {
+                    net_part_fail(w, "output buffer overflow at port %u vc %u", e->target, e->vc);
+                    break;
+                }
+                if (e->f.flags & FLIT_HEAD)
+                    n->pk[e->f.pid].t_out = n->now;
+                o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
+                n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
                 break;
             }
-            if (e->f.flags & FLIT_HEAD)
-                n->pk[e->f.pid].t_out = n->now;
-            o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
-            n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
-            break;
+            case EV_CREDIT:
+                /* Range checked by the audit (sim.check_invariants). */
+                n->ovcs[(size_t)e->target * V + e->vc].credits++;
+                break;
+            case EV_CREDIT_NODE:
+                n->inj_credits[(size_t)e->target * V + e->vc]++;
+                break;
+            }
         }
-        case EV_CREDIT:
-            /* Range checked by the audit (sim.check_invariants). */
-            n->ovcs[(size_t)e->target * V + e->vc].credits++;
-            break;
-        case EV_CREDIT_NODE:
-            n->inj_credits[(size_t)e->target * V + e->vc]++;
-            break;
-        case EV_SINK:
-            net_sink_flit(n, e->target, e->f);
-            break;
+        q->n = 0;
+    }
+}
+
+/* Flits reaching their nodes now, in partition order and, within one,
+ * in the order its routers sent them: router order, whatever the number
+ * of partitions (delivery callbacks create packets; the order decides
+ * their ids). */
+static void deliver_sinks(struct net *n)
+{
+    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
+    for (uint32_t src = 0; src < n->nparts; src++) {
+        struct evq *q = &n->parts[src].wheel[lane];
+        for (uint32_t i = 0; i < q->n; i++)
+            net_sink_flit(n, q->e[i].target, q->e[i].f);
+        q->n = 0;
+    }
+}
+
+static bool sinks_due(const struct net *n)
+{
+    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
+    for (uint32_t src = 0; src < n->nparts; src++)
+        if (n->parts[src].wheel[lane].n)
+            return true;
+    return false;
+}
+
+/* The routers of partition w, in order. */
+void net_part_routers(struct net *n, struct net_part *w)
+{
+    const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    for (uint32_t wd = w0; wd < w1; wd++) {
+        uint64_t m = n->router_active[wd];
+        while (m) {
+            uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            router_step(n, w, r);
+            if (n->rocc[r] == 0)
+                n->router_active[wd] &= ~(1ULL << (r & 63));
         }
     }
-    q->n = 0;
+}
+
+/* What the partitions counted this cycle, in partition order. */
+static void merge_parts(struct net *n)
+{
+    for (uint32_t t = 0; t < n->nparts; t++) {
+        struct net_part *w = &n->parts[t];
+        n->flit_hops += w->flit_hops;
+        n->cyc_nv += w->cyc_nv;
+        n->cyc_na += w->cyc_na;
+        w->flit_hops = w->cyc_nv = w->cyc_na = 0;
+        if (w->last_move > n->last_move)
+            n->last_move = w->last_move;
+        if (n->trace && w->trace_rows > n->trace->rows)
+            n->trace->rows = w->trace_rows;
+        if (w->failed && !n->failed) {
+            memcpy(n->fail_msg, w->fail_msg, sizeof n->fail_msg);
+            n->failed = true;
+        }
+    }
 }
 
 /* One cycle: arrivals, routers, the controller's look, then the sources.
  * Sources come last so that a gate sees this cycle's network; their flits
- * land inject_latency >= 1 cycles later, so the order changes no timing. */
+ * land inject_latency >= 1 cycles later, so the order changes no timing.
+ * With several partitions (sim.threads) the arrivals and the routers run
+ * in parallel, one thread per partition; everything else is serial, on
+ * this thread, between barriers (docs/PARALLEL.md). */
 int net_step(struct net *n)
 {
     if (n->meta && meta_due(n))
         meta_start(n); /* samples the network as the last cycle left it */
-    deliver_events(n);
-    if (n->rec)
-        recovery_step(n); /* before the routers: its links are taken this cycle */
-    if (n->meta)
-        meta_step(n); /* absorbs arrived meta flits before the routers see them */
-    if (n->rops->cycle)
-        n->rops->cycle(n->rstate, n);
-
     n->cyc_nv = n->cyc_na = 0;
-    const uint32_t rwords = (n->topo.routers + 63) / 64;
-    for (uint32_t w = 0; w < rwords; w++) {
-        uint64_t m = n->router_active[w];
-        while (m) {
-            uint32_t r = w * 64 + (uint32_t)__builtin_ctzll(m);
-            m &= m - 1;
-            router_step(n, r);
-            if (n->rocc[r] == 0)
-                n->router_active[w] &= ~(1ULL << (r & 63));
-        }
+    if (n->trace)
+        trace_grow(n);
+    n->mid_phase = n->rec || n->meta || n->rops->cycle || sinks_due(n);
+
+    net_pool_sync(n); /* the workers deliver and step their partitions too */
+    net_part_deliver(n, net_serial_part(n));
+    if (n->mid_phase) {
+        net_pool_sync(n);
+        deliver_sinks(n);
+        if (n->rec)
+            recovery_step(n); /* before the routers: its links are taken this cycle */
+        if (n->meta)
+            meta_step(n); /* absorbs arrived meta flits before the routers see them */
+        if (n->rops->cycle)
+            n->rops->cycle(n->rstate, n);
+        net_pool_sync(n);
     }
+    net_part_routers(n, net_serial_part(n));
+    net_pool_sync(n);
+    deliver_sinks(n); /* flits ejected with no delay */
+    merge_parts(n);
 
     if (n->ctl->observe)
         n->ctl->observe(n->ctl_state, n);

@@ -110,6 +110,8 @@ struct port {
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
+    uint16_t far_part;  /* output side: the partition owning far_in's router */
+    uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
@@ -140,6 +142,29 @@ struct evq {
     struct event *e;
     uint32_t n, cap;
 };
+
+/* One partition of the routers (sim.threads): a contiguous block of
+ * whole 64-router words, stepped by one thread. Everything a router's
+ * cycle writes outside its own routers goes here and is merged in
+ * partition order, which is router order: the result does not depend on
+ * how many partitions there are (docs/PARALLEL.md). */
+struct net_part {
+    uint32_t r_lo, r_hi;  /* routers [r_lo, r_hi) */
+    uint32_t index;
+    /* Events this partition sends, by arrival slot and destination:
+     * wheel[slot * nq + d], d < nparts a partition, d == nparts the sinks
+     * (delivered serially, in partition order). */
+    struct evq *wheel;
+    void *va_scratch;     /* router_step's requests: P * V entries */
+    uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
+    uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */
+    uint64_t trace_rows;  /* the chart's rows this partition wrote (merged: max) */
+    bool failed;
+    char fail_msg[512];
+    struct net *net;      /* for the worker thread */
+};
+
+struct net_pool; /* the worker threads (net.c) */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
@@ -190,12 +215,14 @@ struct net {
     uint32_t *pk_free;
     uint32_t pk_nfree;
 
-    struct evq *wheel;
     uint32_t wheel_mask;
+    uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers); nq = nparts + 1 */
+    struct net_part *parts;
+    uint16_t *word_part;     /* router word (r / 64) -> partition */
+    struct net_pool *pool;   /* NULL with one partition */
+    bool mid_phase;          /* this cycle has serial work between arrivals and routers */
 
     uint64_t *router_active; /* bitmap */
-    void *va_scratch;        /* router_step's requests: P * V entries */
-    uint8_t *sa_scratch;     /* router_step's switch requests: P * P */
     uint32_t *rocc;          /* flits held by each router */
     uint64_t *rports;        /* per router: input ports holding flits */
     struct rng *router_rng;
@@ -296,7 +323,7 @@ bool net_audit(struct net *n);
  * when chart is true). */
 int net_record_links(struct net *n, bool chart);
 /* Trace helpers for the router (cheap no-ops when recording is off). */
-void net_trace_cell(struct net *n, uint32_t gop, uint8_t value);
+void net_trace_cell(struct net *n, struct net_part *w, uint32_t gop, uint8_t value);
 
 extern const struct saturn_param router_params[];
 

@@ -9,10 +9,14 @@
 
 bool net_evq_grow(struct evq *q);
 
-static inline void net_push_event(struct net *n, uint64_t when, uint32_t kind,
-                                  uint32_t target, uint32_t vc, flit_t f)
+/* Schedule an event for cycle `when`, sent by partition w to partition
+ * dpart (n->nparts: the serial sink lane). Serial phases send as
+ * partition 0 (net_serial_part). */
+static inline void net_push_event(struct net *n, struct net_part *w, uint64_t when,
+                                  uint32_t kind, uint32_t dpart, uint32_t target, uint32_t vc,
+                                  flit_t f)
 {
-    struct evq *q = &n->wheel[when & n->wheel_mask];
+    struct evq *q = &w->wheel[(size_t)(when & n->wheel_mask) * n->nq + dpart];
     if (__builtin_expect(q->n == q->cap, 0) && !net_evq_grow(q)) {
         fprintf(stderr, "saturn: out of memory\n");
         abort();
@@ -25,7 +29,7 @@ static inline void net_push_event(struct net *n, uint64_t when, uint32_t kind,
 }
 /* Take the front flit of input VC (p, v) of router r out of its buffer,
  * returning its slot's credit upstream. */
-static inline flit_t net_ivc_pop(struct net *n, uint32_t r, int p, int v)
+static inline flit_t net_ivc_pop(struct net *n, struct net_part *w, uint32_t r, int p, int v)
 {
     const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
@@ -36,14 +40,27 @@ static inline flit_t net_ivc_pop(struct net *n, uint32_t r, int p, int v)
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) { /* unlimited buffers: nobody counts their slots */
         flit_t none = {0, 0, 0};
-        net_push_event(n, n->now + in->credit_lat,
-                       in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up,
+        net_push_event(n, w, n->now + in->credit_lat,
+                       in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up_part, in->up,
                        (uint32_t)v, none);
     }
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
-void router_step(struct net *n, uint32_t r);
+void router_step(struct net *n, struct net_part *w, uint32_t r);
+/* The context of serial phases (between the parallel ones). */
+static inline struct net_part *net_serial_part(struct net *n) { return &n->parts[0]; }
+/* Records the partition's first failure (merged in partition order). */
+void net_part_fail(struct net_part *w, const char *fmt, ...)
+    __attribute__((format(printf, 2, 3)));
+/* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
+int net_partition_build(struct net *n, uint32_t threads);
+int net_pool_start(struct net *n);
+void net_pool_stop(struct net *n);
+void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without workers) */
+/* The parallel phases of a cycle, run by each partition's thread. */
+void net_part_deliver(struct net *n, struct net_part *w);
+void net_part_routers(struct net *n, struct net_part *w);
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);
 

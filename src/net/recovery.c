@@ -224,7 +224,7 @@ void recovery_step(struct net *n)
         const uint32_t gp = rc->r0 * (uint32_t)n->P + (uint32_t)rc->p0;
         struct ivc *iv = &n->ivcs[(size_t)gp * n->V + rc->v0];
         if (iv->count) {
-            flit_t f = net_ivc_pop(n, rc->r0, rc->p0, rc->v0);
+            flit_t f = net_ivc_pop(n, net_serial_part(n), rc->r0, rc->p0, rc->v0);
             n->rocc[rc->r0]--;
             n->lane_flits++;
             lane_push(rc, (struct lane_flit){f, 0, now});
@@ -262,7 +262,7 @@ void recovery_step(struct net *n)
         if (delay == 0)
             net_sink_flit(n, op->up, f);
         else
-            net_push_event(n, now + delay, EV_SINK, op->up, 0, f);
+            net_push_event(n, net_serial_part(n), now + delay, EV_SINK, n->nparts, op->up, 0, f);
         if (f.flags & FLIT_TAIL) /* the lane is free: the token goes on */
             token_release(n, rc);
     }

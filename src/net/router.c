@@ -118,7 +118,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
 
 
 /* A flit takes the link of output port gop now (link records). */
-static void record_link(struct net *n, uint32_t gop, flit_t f)
+static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t f)
 {
     if (!n->link_first[gop])
         n->link_first[gop] = n->now + 1;
@@ -126,41 +126,42 @@ static void record_link(struct net *n, uint32_t gop, flit_t f)
     n->link_busy[gop]++;
     if (n->trace) {
         uint16_t slice = n->pk[f.pid].slice;
-        net_trace_cell(n, gop, (uint8_t)(2 + (slice > 253 ? 253 : slice)));
+        net_trace_cell(n, w, gop, (uint8_t)(2 + (slice > 253 ? 253 : slice)));
     }
 }
 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
  * reaches the next router after delay cycles. */
-static inline void onto_link(struct net *n, uint32_t r, struct port *op, uint32_t gop,
-                             struct ovc *o, uint32_t vc, flit_t f, uint32_t delay)
+static inline void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op,
+                             uint32_t gop, struct ovc *o, uint32_t vc, flit_t f, uint32_t delay)
 {
     if (!op->out_unlimited)
         o->credits--;
-    net_push_event(n, n->now + delay, EV_FLIT, op->far_in, vc, f);
+    net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     n->rocc[r]--;
-    n->flit_hops++;
+    w->flit_hops++;
     op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
     if (n->link_first)
-        record_link(n, gop, f);
+        record_link(n, w, gop, f);
 }
 
 /* A metapacket flit crosses the switch onto its link: not data, so no
  * hop, link record, mobility or watchdog progress. */
-static void meta_xfer(struct net *n, uint32_t r, int p)
+static void meta_xfer(struct net *n, struct net_part *w, uint32_t r, int p)
 {
     const int P = n->P, V = n->V, v = n->Vd;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-    flit_t f = net_ivc_pop(n, r, p, v);
+    flit_t f = net_ivc_pop(n, w, r, p, v);
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
     struct port *op = &n->ports[gop];
     struct ovc *o = &n->ovcs[(size_t)gop * V + v];
     if (!op->out_unlimited)
         o->credits--;
-    net_push_event(n, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_in, (uint32_t)v, f);
+    net_push_event(n, w, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_part,
+                   op->far_in, (uint32_t)v, f);
     n->rocc[r]--;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
@@ -178,12 +179,12 @@ static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
 }
 
 /* Move the front flit of input VC (p, v) through the crossbar. */
-static void xfer(struct net *n, uint32_t r, int p, int v)
+static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-    flit_t f = net_ivc_pop(n, r, p, v);
+    flit_t f = net_ivc_pop(n, w, r, p, v);
 
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
     struct port *op = &n->ports[gop];
@@ -191,18 +192,16 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
-        if (delay == 0)
-            net_sink_flit(n, node, f); /* this cycle's events are already spent */
-        else
-            net_push_event(n, n->now + delay, EV_SINK, node, 0, f);
+        /* No delay: this cycle's events are spent; the sink takes it after
+         * the routers, in router order (partition by partition). */
+        net_push_event(n, w, n->now + delay, EV_SINK, n->nparts, node, 0, f);
     } else if (n->obuf_on) {
         if (!n->obuf_unlimited)
             o->ob_space--;
         if (n->xbar_delay == 0) {
             if (o->ob_count == o->ob_mask + 1 &&
                 !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
-                n->failed = true;
-                snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (output buffer)");
+                net_part_fail(w, "out of memory (output buffer)");
                 return;
             }
             if (f.flags & FLIT_HEAD)
@@ -210,14 +209,14 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
         } else {
-            net_push_event(n, n->now + n->xbar_delay, EV_OBUF, gop, iv->out_vc, f);
+            net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency);
     }
-    n->last_move = n->now;
+    w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
-        n->cyc_na++, n->rna[r]++;
+        w->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         iv->state = IVC_IDLE;
@@ -228,7 +227,8 @@ static void xfer(struct net *n, uint32_t r, int p, int v)
 }
 
 /* Send the front flit of output VC (port gop, v) onto its link. */
-static void link_send(struct net *n, uint32_t r, struct port *op, uint32_t gop, int v)
+static void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op,
+                      uint32_t gop, int v)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
@@ -237,8 +237,8 @@ static void link_send(struct net *n, uint32_t r, struct port *op, uint32_t gop, 
         op->ob_nonempty &= ~(1ULL << v);
     if (!n->obuf_unlimited)
         o->ob_space++;
-    onto_link(n, r, op, gop, o, (uint32_t)v, f, op->latency);
-    n->last_move = n->now;
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency);
+    w->last_move = n->now;
     if (n->packet_links)
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
@@ -260,7 +260,7 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
  * over the VCs (output_order = flit), or one packet at a time, the head
  * that reached the output first (lowest packet id on ties) going next
  * (output_order = packet). */
-static void link_stage(struct net *n, uint32_t r)
+static void link_stage(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
     for (int p = 0; p < n->topo.radix; p++) {
@@ -286,13 +286,13 @@ static void link_stage(struct net *n, uint32_t r)
                 }
             }
             if (v >= 0 && link_ready(n, op, &ov[v]))
-                link_send(n, r, op, gop, v);
+                link_send(n, w, r, op, gop, v);
             continue;
         }
         for (int i = 0, v = op->ob_rr; i < V; i++, v = v + 1 == V ? 0 : v + 1) {
             if (!link_ready(n, op, &ov[v]))
                 continue;
-            link_send(n, r, op, gop, v);
+            link_send(n, w, r, op, gop, v);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
@@ -310,7 +310,8 @@ static inline bool can_send(const struct net *n, const struct port *ports,
 /* Ejection one packet at a time (output_order = packet): the holder goes
  * on; a free ejection port takes the head that became ready first
  * (lowest packet id on ties). */
-static void eject_in_order(struct net *n, uint32_t r, int op, uint64_t m, const uint8_t *reqvc)
+static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op, uint64_t m,
+                           const uint8_t *reqvc)
 {
     const int P = n->P, V = n->V;
     struct port *pt = &n->ports[(size_t)r * P + op];
@@ -340,7 +341,7 @@ static void eject_in_order(struct net *n, uint32_t r, int op, uint64_t m, const 
     int v = reqvc[op * P + pick];
     const struct ivc *iv = &ivcs[pick * V + v];
     bool tail = iv->buf[iv->head].flags & FLIT_TAIL;
-    xfer(n, r, pick, v);
+    xfer(n, w, r, pick, v);
     pt->link_hold = tail ? -1 : pick * V + v;
 }
 
@@ -359,7 +360,7 @@ static inline int unrotate(int bit, int s, int width)
  * free, it takes the next waiting head round-robin over the router's
  * input VCs, routes it (fresh, so adaptive choices see the present) and is
  * busy for the routing delay (at least one cycle). */
-static void central_arbiter(struct net *n, uint32_t r)
+static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
     const unsigned nlin = (unsigned)(P * V);
@@ -377,10 +378,8 @@ static void central_arbiter(struct net *n, uint32_t r)
             struct ivc *iv = &ivcs[lin];
             if (iv->state == IVC_IDLE) {
                 if (!(iv->buf[iv->head].flags & FLIT_HEAD)) {
-                    n->failed = true;
-                    snprintf(n->fail_msg, sizeof n->fail_msg,
-                             "router %u port %d vc %d: body flit at the front of an idle VC",
-                             r, p, v);
+                    net_part_fail(w, "router %u port %d vc %d: body flit at the front of an "
+                                     "idle VC", r, p, v);
                     return;
                 }
                 iv->state = IVC_WAIT;
@@ -427,7 +426,7 @@ static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *nt
     omask[op] = 0;
 }
 
-void router_step(struct net *n, uint32_t r)
+void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -445,14 +444,14 @@ void router_step(struct net *n, uint32_t r)
     n->rnv[r] = nv;
     n->rna[r] = 0; /* counted by xfer */
     n->rstamp[r] = now + 1;
-    n->cyc_nv += nv;
+    w->cyc_nv += nv;
 
     /* 1. Route heads at the front of idle VCs; VC allocation requests.
      * With one central arbiter, a head waits for it (WAIT), is routed
      * alone, and goes back to waiting for it when no VC is granted. */
     if (n->central)
-        central_arbiter(n, r);
-    struct va_req *req = n->va_scratch;
+        central_arbiter(n, w, r);
+    struct va_req *req = w->va_scratch;
     int nreq = 0;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
@@ -465,10 +464,8 @@ void router_step(struct net *n, uint32_t r)
             if (iv->state == IVC_IDLE) {
                 flit_t f = iv->buf[iv->head];
                 if (!(f.flags & FLIT_HEAD)) {
-                    n->failed = true;
-                    snprintf(n->fail_msg, sizeof n->fail_msg,
-                             "router %u port %d vc %d: body flit of packet %u at the "
-                             "front of an idle VC", r, p, v, f.pid);
+                    net_part_fail(w, "router %u port %d vc %d: body flit of packet %u at the "
+                                     "front of an idle VC", r, p, v, f.pid);
                     return;
                 }
                 if (__builtin_expect(v == n->Vd, 0)) { /* a metapacket */
@@ -534,7 +531,7 @@ void router_step(struct net *n, uint32_t r)
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];
-    uint8_t *reqvc = n->sa_scratch; /* [op * P + p] */
+    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint8_t touched[64];
     int ntouched = 0;
     uint64_t touched_set = 0;
@@ -568,7 +565,7 @@ void router_step(struct net *n, uint32_t r)
             rot &= rot - 1;
             const struct ivc *iv = &ivcs[p * V + v];
             if (n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
-                net_trace_cell(n, gp0 + iv->out_port, 1); /* wanted; a send overrides */
+                net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
             if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
                 continue;
             /* an ejection port carrying another packet whole: wait */
@@ -594,24 +591,24 @@ void router_step(struct net *n, uint32_t r)
         if (__builtin_expect(ports[op].stolen == now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         if (n->packet_links && ports[op].kind == PORT_LOCAL) {
-            eject_in_order(n, r, op, omask[op], reqvc);
+            eject_in_order(n, w, r, op, omask[op], reqvc);
             continue;
         }
         int g = 0;
         if (__builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
-            meta_xfer(n, r, meta_p);
+            meta_xfer(n, w, r, meta_p);
             g = 1;
         }
         for (; g < grants && rot; g++) {
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
             int v = reqvc[op * P + p];
-            xfer(n, r, p, v);
+            xfer(n, w, r, p, v);
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
     }
 
     if (n->obuf_on)
-        link_stage(n, r);
+        link_stage(n, w, r);
 }

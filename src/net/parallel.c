@@ -1,0 +1,187 @@
+/* One network on several threads (sim.threads): the routers are split
+ * into partitions of whole 64-router words (the active-router bitmap is
+ * then never shared), one per thread. A cycle runs
+ *
+ *   barrier | arrivals of each partition        (parallel)
+ *   barrier | sinks, recovery, metapackets,
+ *             routing's cycle hook              (serial; only when due)
+ *   barrier | routers of each partition         (parallel)
+ *   barrier | sinks, counters, controller,
+ *             sources, audit                    (serial)
+ *
+ * Each partition sends its events into its own queues, one per
+ * destination partition, and counts into its own context; the serial
+ * phases merge them in partition order, which is router order, so the
+ * result is the same bit for bit for any number of threads
+ * (docs/PARALLEL.md). */
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+
+#include "net/net_internal.h"
+
+/* The barrier: arrivals count atomically and waiters spin a while on the
+ * generation (a cycle of a mid-size network takes microseconds), then
+ * sleep on a condition variable (the serial phases of a large one take
+ * longer). Its size can shrink when thread creation fails half-way,
+ * which pthread_barrier_t's cannot. */
+struct net_pool {
+    _Atomic uint32_t arrived, size;
+    _Atomic uint64_t generation;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;
+    bool stop;
+    uint32_t started;
+    pthread_t *th;
+};
+
+enum { POOL_SPIN = 20000 };
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void pool_barrier(struct net_pool *pl)
+{
+    uint64_t gen = atomic_load_explicit(&pl->generation, memory_order_acquire);
+    if (atomic_fetch_add_explicit(&pl->arrived, 1, memory_order_acq_rel) + 1 ==
+        atomic_load_explicit(&pl->size, memory_order_acquire)) {
+        /* Last: nobody leaves before the generation moves, so the reset
+         * comes before any arrival at the next barrier. */
+        atomic_store_explicit(&pl->arrived, 0, memory_order_relaxed);
+        pthread_mutex_lock(&pl->mu);
+        atomic_store_explicit(&pl->generation, gen + 1, memory_order_release);
+        pthread_cond_broadcast(&pl->cv);
+        pthread_mutex_unlock(&pl->mu);
+        return;
+    }
+    for (int i = 0; i < POOL_SPIN; i++) {
+        if (atomic_load_explicit(&pl->generation, memory_order_acquire) != gen)
+            return;
+        cpu_relax();
+    }
+    pthread_mutex_lock(&pl->mu);
+    while (atomic_load_explicit(&pl->generation, memory_order_acquire) == gen)
+        pthread_cond_wait(&pl->cv, &pl->mu);
+    pthread_mutex_unlock(&pl->mu);
+}
+
+void net_pool_sync(struct net *n)
+{
+    if (n->pool)
+        pool_barrier(n->pool);
+}
+
+/* A worker follows net_step's phases for its partition. */
+static void *worker(void *arg)
+{
+    struct net_part *w = arg;
+    struct net *n = w->net;
+    for (;;) {
+        pool_barrier(n->pool);
+        if (n->pool->stop)
+            return NULL;
+        net_part_deliver(n, w);
+        if (n->mid_phase) {
+            pool_barrier(n->pool);
+            pool_barrier(n->pool);
+        }
+        net_part_routers(n, w);
+        pool_barrier(n->pool);
+    }
+}
+
+int net_partition_build(struct net *n, uint32_t threads)
+{
+    const uint32_t words = (n->topo.routers + 63) / 64;
+    uint32_t T = threads < words ? threads : words;
+    if (T == 0)
+        T = 1;
+    n->nparts = T;
+    n->nq = T + 1;
+    n->parts = calloc(T, sizeof *n->parts);
+    n->word_part = calloc(words, sizeof *n->word_part);
+    if (!n->parts || !n->word_part)
+        return SATURN_ENOMEM;
+    const size_t queues = (size_t)(n->wheel_mask + 1) * n->nq;
+    for (uint32_t t = 0; t < T; t++) {
+        struct net_part *w = &n->parts[t];
+        /* Equal shares of words: tori and Dragonflies have equal routers. */
+        uint32_t w0 = (uint32_t)((uint64_t)words * t / T);
+        uint32_t w1 = (uint32_t)((uint64_t)words * (t + 1) / T);
+        w->index = t;
+        w->net = n;
+        w->r_lo = w0 * 64;
+        w->r_hi = w1 * 64 < n->topo.routers ? w1 * 64 : n->topo.routers;
+        for (uint32_t x = w0; x < w1; x++)
+            n->word_part[x] = (uint16_t)t;
+        w->wheel = calloc(queues, sizeof *w->wheel);
+        w->va_scratch = calloc((size_t)n->P * n->V, 8);
+        w->sa_scratch = calloc((size_t)n->P * n->P, 1);
+        if (!w->wheel || !w->va_scratch || !w->sa_scratch)
+            return SATURN_ENOMEM;
+    }
+    /* Where each port's events go: flits to far_in's router, credits to
+     * up's router (a node's credits: its own router). */
+    const size_t nports = (size_t)n->topo.routers * n->P;
+    for (size_t gp = 0; gp < nports; gp++) {
+        struct port *pt = &n->ports[gp];
+        uint16_t own = n->word_part[(gp / (size_t)n->P) >> 6];
+        pt->far_part = pt->far_in != NET_NONE ? n->word_part[(pt->far_in / (uint32_t)n->P) >> 6]
+                                              : own;
+        pt->up_part = pt->kind == PORT_NET && pt->up != NET_NONE
+                          ? n->word_part[(pt->up / (uint32_t)n->P) >> 6]
+                          : own;
+    }
+    return SATURN_OK;
+}
+
+int net_pool_start(struct net *n)
+{
+    struct net_pool *pl = calloc(1, sizeof *pl);
+    if (!pl)
+        return SATURN_ENOMEM;
+    pl->th = calloc(n->nparts, sizeof *pl->th);
+    if (!pl->th || pthread_mutex_init(&pl->mu, NULL)) {
+        free(pl->th);
+        free(pl);
+        return SATURN_ENOMEM;
+    }
+    if (pthread_cond_init(&pl->cv, NULL)) {
+        pthread_mutex_destroy(&pl->mu);
+        free(pl->th);
+        free(pl);
+        return SATURN_ENOMEM;
+    }
+    atomic_store(&pl->size, n->nparts);
+    n->pool = pl;
+    for (uint32_t t = 1; t < n->nparts; t++) {
+        if (pthread_create(&pl->th[t], NULL, worker, &n->parts[t])) {
+            /* Release the ones started: they wait for a barrier of their own size. */
+            atomic_store(&pl->size, pl->started + 1);
+            net_pool_stop(n);
+            return SATURN_ENOMEM;
+        }
+        pl->started++;
+    }
+    return SATURN_OK;
+}
+
+void net_pool_stop(struct net *n)
+{
+    struct net_pool *pl = n->pool;
+    if (!pl)
+        return;
+    pl->stop = true;
+    pool_barrier(pl);
+    for (uint32_t t = 1; t <= pl->started; t++)
+        pthread_join(pl->th[t], NULL);
+    pthread_cond_destroy(&pl->cv);
+    pthread_mutex_destroy(&pl->mu);
+    free(pl->th);
+    free(pl);
+    n->pool = NULL;
+}
