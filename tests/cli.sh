@@ -57,6 +57,17 @@ check quiet 0 "$bin" run $small -q
 if diff <(grep -v -e wall_seconds -e peak_rss "$tmp/a.json") <(grep -v -e wall_seconds -e peak_rss "$tmp/b.json") >/dev/null
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL determinism: records differ"; fi
 
+# One network on several threads (sim.threads): the same record as on one.
+thr="network.k=16 traffic.flit_rate=0.2 steady.warmup=300 steady.measure=300"
+"$bin" run $thr sim.threads=1 --json "$tmp/t1.json" -q
+check threads-run 0 "$bin" run $thr sim.threads=2 --json "$tmp/t2.json"
+contains threads-run "$tmp/out" ", 2 threads"
+if diff <(grep -v -e wall_seconds -e peak_rss -e '"threads"' -e sim.threads "$tmp/t1.json") \
+        <(grep -v -e wall_seconds -e peak_rss -e '"threads"' -e sim.threads "$tmp/t2.json") >/dev/null
+then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL threads: 1 and 2 threads differ"; fi
+check threads-range 2 "$bin" run sim.threads=0
+contains threads-range "$tmp/err" "sim.threads = 0"
+
 # Bad input: one clear message, exit 2, no output file.
 check unknown-key 2 "$bin" run router.vsc=2 --json "$tmp/x.json"
 contains unknown-key "$tmp/err" "did you mean 'router.vcs'"

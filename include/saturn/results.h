@@ -108,6 +108,8 @@ struct saturn_results {
     uint64_t flit_hops;          /* router-to-router flit moves, whole run */
     uint64_t router_cycles;      /* routers x cycles, whole run */
     long peak_rss_kb;
+    uint32_t threads;            /* threads that stepped the network (sim.threads, at most
+                                    one per 64 routers) */
 };
 
 void saturn_results_free(struct saturn_results *r);

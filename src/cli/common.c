@@ -303,9 +303,12 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
                     "saturated", 100.0 * r->backlog_growth);
     }
     double s = r->wall_seconds > 0 ? r->wall_seconds : 1e-9;
-    fprintf(f, "\nsimulator: %.2f s, %.2f M flit-hops/s, %.2f M router-cycles/s, peak memory %ld MiB\n",
+    fprintf(f, "\nsimulator: %.2f s, %.2f M flit-hops/s, %.2f M router-cycles/s, peak memory %ld MiB",
             r->wall_seconds, (double)r->flit_hops / s / 1e6, (double)r->router_cycles / s / 1e6,
             r->peak_rss_kb / 1024);
+    if (r->threads > 1)
+        fprintf(f, ", %u threads", r->threads);
+    fputc('\n', f);
     fprintf(f, "configuration (resolved):\n");
     cli_print_config(f, c);
 }

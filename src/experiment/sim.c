@@ -335,6 +335,7 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->recovery_busy = recovery_busy_cycles(n);
     r->metapackets = meta_stats(n, &r->gathers, &r->gather_min, &r->gather_mean, &r->gather_max);
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
+    r->threads = n->nparts;
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         r->peak_rss_kb = ru.ru_maxrss;

@@ -151,6 +151,7 @@ static void add_simulator_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "wall_seconds", r->wall_seconds);
     add_u64(o, "flit_hops", r->flit_hops);
     add_u64(o, "router_cycles", r->router_cycles);
+    add_u64(o, "threads", r->threads);
     cJSON_AddNumberToObject(o, "peak_rss_kb", (double)r->peak_rss_kb);
 }
 
