@@ -17,20 +17,23 @@
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "net/net_internal.h"
 
 /* The barrier: arrivals count atomically and waiters spin a while on the
- * generation (a cycle of a mid-size network takes microseconds), then
+ * generation (a phase of a mid-size network takes microseconds), then
  * sleep on a condition variable (the serial phases of a large one take
- * longer). Its size can shrink when thread creation fails half-way,
- * which pthread_barrier_t's cannot. */
+ * longer). With more threads than cores nobody spins: a spinning waiter
+ * would hold the core the last arrival needs. Its size can shrink when
+ * thread creation fails half-way, which pthread_barrier_t's cannot. */
 struct net_pool {
     _Atomic uint32_t arrived, size;
     _Atomic uint64_t generation;
     pthread_mutex_t mu;
     pthread_cond_t cv;
     bool stop;
+    int spin;             /* pause rounds before sleeping */
     uint32_t started;
     pthread_t *th;
 };
@@ -58,7 +61,7 @@ static void pool_barrier(struct net_pool *pl)
         pthread_mutex_unlock(&pl->mu);
         return;
     }
-    for (int i = 0; i < POOL_SPIN; i++) {
+    for (int i = 0; i < pl->spin; i++) {
         if (atomic_load_explicit(&pl->generation, memory_order_acquire) != gen)
             return;
         cpu_relax();
@@ -157,6 +160,8 @@ int net_pool_start(struct net *n)
         return SATURN_ENOMEM;
     }
     atomic_store(&pl->size, n->nparts);
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    pl->spin = cpus > 0 && n->nparts <= (uint32_t)cpus ? POOL_SPIN : 0;
     n->pool = pl;
     for (uint32_t t = 1; t < n->nparts; t++) {
         if (pthread_create(&pl->th[t], NULL, worker, &n->parts[t])) {
