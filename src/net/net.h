@@ -164,7 +164,7 @@ struct net_part {
     struct net *net;      /* for the worker thread */
 };
 
-struct net_pool; /* the worker threads (net.c) */
+struct net_pool; /* the worker threads and their barrier (parallel.c) */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
