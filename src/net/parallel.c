@@ -15,6 +15,7 @@
  * result is the same bit for bit for any number of threads
  * (docs/PARALLEL.md). */
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -25,7 +26,8 @@
  * generation (a phase of a mid-size network takes microseconds), then
  * sleep on a condition variable (the serial phases of a large one take
  * longer). With more threads than cores nobody spins: a spinning waiter
- * would hold the core the last arrival needs. Its size can shrink when
+ * would hold the core the last arrival needs; spinners yield now and then
+ * for the same reason when other processes share the cores. Its size can shrink when
  * thread creation fails half-way, which pthread_barrier_t's cannot. */
 struct net_pool {
     _Atomic uint32_t arrived, size;
@@ -38,7 +40,7 @@ struct net_pool {
     pthread_t *th;
 };
 
-enum { POOL_SPIN = 20000 };
+enum { POOL_SPIN = 20000, POOL_YIELD = 64 };
 
 static inline void cpu_relax(void)
 {
@@ -61,10 +63,14 @@ static void pool_barrier(struct net_pool *pl)
         pthread_mutex_unlock(&pl->mu);
         return;
     }
-    for (int i = 0; i < pl->spin; i++) {
+    for (int i = 1; i <= pl->spin; i++) {
         if (atomic_load_explicit(&pl->generation, memory_order_acquire) != gen)
             return;
         cpu_relax();
+        /* Other programs (a sweep's other points, say) may hold the core
+         * the last arrival needs: let them run now and then. */
+        if (i % POOL_YIELD == 0)
+            sched_yield();
     }
     pthread_mutex_lock(&pl->mu);
     while (atomic_load_explicit(&pl->generation, memory_order_acquire) == gen)
