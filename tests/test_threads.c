@@ -660,6 +660,33 @@ static void dragonfly_ectn(void **state)
     dragonfly_both("ectn", "ectn.threshold=2", "ectn.period=20");
 }
 
+/* Valiant and Hybrid (counters and occupancy) on the same network. */
+static void dragonfly_val_hybrid(void **state)
+{
+    (void)state;
+    dragonfly_both("val", NULL, NULL);
+    dragonfly_both("hybrid", "hybrid.threshold=3", NULL);
+}
+
+/* Duato behind a central arbiter, and unlimited buffers on a 13x13 mesh
+ * (169 routers: the last 64-router block is partial). */
+static void central_duato_and_unlimited(void **state)
+{
+    (void)state;
+    struct saturn_results r = same_at_every_count(
+        (const char *const[]){"network.k=16", "routing.algorithm=duato", "router.arbiter=central",
+                              "router.route_delay=1", "traffic.flit_rate=0.3", WINDOW, NULL},
+        false);
+    assert_true(r.accepted > 0.15);
+    saturn_results_free(&r);
+    r = same_at_every_count(
+        (const char *const[]){"network.topology=mesh", "network.k=13", "router.switching=unlimited",
+                              "router.buf_flits=0", "traffic.flit_rate=0.4", WINDOW, NULL},
+        false);
+    assert_int_equal(r.routers, 169);
+    saturn_results_free(&r);
+}
+
 /* ---- the comparison can fail -------------------------------------------- */
 
 /* Two seeds give different runs, and a change anywhere (a scalar, a double's
@@ -847,6 +874,8 @@ int main(void)
         cmocka_unit_test(dragonfly_olm),
         cmocka_unit_test(dragonfly_base),
         cmocka_unit_test(dragonfly_ectn),
+        cmocka_unit_test(dragonfly_val_hybrid),
+        cmocka_unit_test(central_duato_and_unlimited),
         cmocka_unit_test(watchdog_same_report),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

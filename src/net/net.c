@@ -714,10 +714,11 @@ static void fail(struct net *n, const char *fmt, uint32_t a, uint32_t b, uint32_
     }
 }
 
-void net_part_fail(struct net_part *w, const char *fmt, ...)
+void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
 {
-    if (w->failed)
+    if (w->failed && w->fail_key <= key)
         return;
+    w->fail_key = key;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(w->fail_msg, sizeof w->fail_msg, fmt, ap);
@@ -774,7 +775,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 struct ivc *iv = &n->ivcs[(size_t)e->target * V + e->vc];
                 if (iv->count == iv->mask + 1 &&
                     (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
-                    net_part_fail(w, "input buffer overflow at port %u vc %u (credit bug)",
+                    net_part_fail(w, net_fail_key_arrival(EV_FLIT, (size_t)e->target * V + e->vc),
+                                  "input buffer overflow at port %u vc %u (credit bug)",
                                   e->target, e->vc);
                     break;
                 }
@@ -793,7 +795,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 if (o->ob_count == o->ob_mask + 1 &&
                     (!n->obuf_unlimited ||
                      !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask))) {
-                    net_part_fail(w, "output buffer overflow at port %u vc %u", e->target, e->vc);
+                    net_part_fail(w, net_fail_key_arrival(EV_OBUF, (size_t)e->target * V + e->vc),
+                                  "output buffer overflow at port %u vc %u", e->target, e->vc);
                     break;
                 }
                 if (e->f.flags & FLIT_HEAD)
@@ -855,9 +858,11 @@ void net_part_routers(struct net *n, struct net_part *w)
     }
 }
 
-/* What the partitions counted this cycle, in partition order. */
+/* What the partitions counted this cycle, in partition order; the
+ * failure with the smallest key. */
 static void merge_parts(struct net *n)
 {
+    const struct net_part *first = NULL;
     for (uint32_t t = 0; t < n->nparts; t++) {
         struct net_part *w = &n->parts[t];
         n->flit_hops += w->flit_hops;
@@ -868,10 +873,12 @@ static void merge_parts(struct net *n)
             n->last_move = w->last_move;
         if (n->trace && w->trace_rows > n->trace->rows)
             n->trace->rows = w->trace_rows;
-        if (w->failed && !n->failed) {
-            memcpy(n->fail_msg, w->fail_msg, sizeof n->fail_msg);
-            n->failed = true;
-        }
+        if (w->failed && (!first || w->fail_key < first->fail_key))
+            first = w;
+    }
+    if (first && !n->failed) {
+        memcpy(n->fail_msg, first->fail_msg, sizeof n->fail_msg);
+        n->failed = true;
     }
 }
 

@@ -160,6 +160,7 @@ struct net_part {
     uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */
     uint64_t trace_rows;  /* the chart's rows this partition wrote (merged: max) */
     bool failed;
+    uint64_t fail_key;    /* net_fail_key_*: which failure is reported */
     char fail_msg[512];
     struct net *net;      /* for the worker thread */
 };

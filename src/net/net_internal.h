@@ -50,9 +50,16 @@ bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask)
 void router_step(struct net *n, struct net_part *w, uint32_t r);
 /* The context of serial phases (between the parallel ones). */
 static inline struct net_part *net_serial_part(struct net *n) { return &n->parts[0]; }
-/* Records the partition's first failure (merged in partition order). */
-void net_part_fail(struct net_part *w, const char *fmt, ...)
-    __attribute__((format(printf, 2, 3)));
+/* Records a failure of partition w. Of several in one cycle the one with
+ * the smallest key is reported, whatever the number of partitions:
+ * arrivals before routers, then by VC or router index. */
+static inline uint64_t net_fail_key_arrival(uint32_t kind, size_t vc_index)
+{
+    return (uint64_t)(kind == EV_OBUF) << 61 | (uint64_t)vc_index;
+}
+static inline uint64_t net_fail_key_router(uint32_t r) { return 1ULL << 62 | r; }
+void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
 int net_partition_build(struct net *n, uint32_t threads);
 int net_pool_start(struct net *n);

@@ -2,18 +2,24 @@
  * into partitions of whole 64-router words (the active-router bitmap is
  * then never shared), one per thread. A cycle runs
  *
- *   barrier | arrivals of each partition        (parallel)
- *   barrier | sinks, recovery, metapackets,
- *             routing's cycle hook              (serial; only when due)
- *   barrier | routers of each partition         (parallel)
+ *   barrier | arrivals of each partition       (parallel)
+ *  [barrier | sinks, recovery, metapackets,
+ *             routing's cycle hook             (serial, only when due)
+ *   barrier]
+ *           | routers of each partition        (parallel)
  *   barrier | sinks, counters, controller,
- *             sources, audit                    (serial)
+ *             sources, audit                   (serial)
+ *
+ * A partition goes from its arrivals to its routers without waiting for
+ * the others: arrivals write only the partition's own routers, and
+ * routers only write event slots at least one cycle ahead.
  *
  * Each partition sends its events into its own queues, one per
  * destination partition, and counts into its own context; the serial
  * phases merge them in partition order, which is router order, so the
  * result is the same bit for bit for any number of threads
  * (docs/PARALLEL.md). */
+#define _GNU_SOURCE /* sched_getaffinity: the cores this process may use */
 #include <pthread.h>
 #include <sched.h>
 #include <stdatomic.h>
@@ -46,6 +52,8 @@ static inline void cpu_relax(void)
 {
 #if defined(__x86_64__) || defined(__i386__)
     __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
 #endif
 }
 
@@ -166,7 +174,11 @@ int net_pool_start(struct net *n)
         return SATURN_ENOMEM;
     }
     atomic_store(&pl->size, n->nparts);
+    /* The cores this process may run on (taskset, cpusets), not the machine's. */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    cpu_set_t set;
+    if (sched_getaffinity(0, sizeof set, &set) == 0)
+        cpus = CPU_COUNT(&set);
     pl->spin = cpus > 0 && n->nparts <= (uint32_t)cpus ? POOL_SPIN : 0;
     n->pool = pl;
     for (uint32_t t = 1; t < n->nparts; t++) {

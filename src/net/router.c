@@ -201,7 +201,7 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
         if (n->xbar_delay == 0) {
             if (o->ob_count == o->ob_mask + 1 &&
                 !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
-                net_part_fail(w, "out of memory (output buffer)");
+                net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
             if (f.flags & FLIT_HEAD)
@@ -378,8 +378,8 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
             struct ivc *iv = &ivcs[lin];
             if (iv->state == IVC_IDLE) {
                 if (!(iv->buf[iv->head].flags & FLIT_HEAD)) {
-                    net_part_fail(w, "router %u port %d vc %d: body flit at the front of an "
-                                     "idle VC", r, p, v);
+                    net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
+                                     "flit at the front of an idle VC", r, p, v);
                     return;
                 }
                 iv->state = IVC_WAIT;
@@ -464,8 +464,8 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             if (iv->state == IVC_IDLE) {
                 flit_t f = iv->buf[iv->head];
                 if (!(f.flags & FLIT_HEAD)) {
-                    net_part_fail(w, "router %u port %d vc %d: body flit of packet %u at the "
-                                     "front of an idle VC", r, p, v, f.pid);
+                    net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
+                                     "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
                     return;
                 }
                 if (__builtin_expect(v == n->Vd, 0)) { /* a metapacket */
