@@ -706,12 +706,16 @@ static void inject_node(struct net *n, uint32_t i)
 
 /* ---- sinks and event delivery ------------------------------------------- */
 
-static void fail(struct net *n, const char *fmt, uint32_t a, uint32_t b, uint32_t c)
+/* A failure in a serial phase: the first one is reported. */
+static void __attribute__((format(printf, 2, 3))) fail(struct net *n, const char *fmt, ...)
 {
-    if (!n->failed) {
-        snprintf(n->fail_msg, sizeof n->fail_msg, fmt, a, b, c);
-        n->failed = true;
-    }
+    if (n->failed)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(n->fail_msg, sizeof n->fail_msg, fmt, ap);
+    va_end(ap);
+    n->failed = true;
 }
 
 void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
@@ -729,8 +733,8 @@ void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
 void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 {
     if (f.pid >= n->pk_cap || !n->pk[f.pid].alive) {
-        fail(n, "flit of a dead packet %u reached node %u (duplicate delivery?)%.0u",
-             f.pid, node, 0);
+        fail(n, "flit of a dead packet %u reached node %u (duplicate delivery?)",
+             f.pid, node);
         return;
     }
     struct packet *p = &n->pk[f.pid];
