@@ -149,6 +149,53 @@ static void test_long_line(void **state)
     saturn_config_free(c);
 }
 
+/* Regression (stress issue): old Mac files end lines with a lone carriage
+ * return; the reader took the whole file for one line and overflowed the
+ * parser's line buffer. "\r", "\r\n" and "\n" all end a line, mixed too. */
+static void test_carriage_return_lines(void **state)
+{
+    char text[4000] = "[network]\rn = 3\r\ntopology = mesh\r";
+    for (int i = 0; i < 300; i++)
+        strcat(text, "k = 4\r");
+    strcat(text, "garbage\r");
+    const char *path = test_put_file(*state, "cr.ini", text);
+    struct saturn_config *c = saturn_config_new();
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
+    /* the syntax error on line 304 (3 + 300 + 1), quoted without its line end */
+    assert_contains(err.msg, "cr.ini:304: syntax error: 'garbage' is not");
+    assert_int_equal(saturn_config_int(c, "network.n"), 3);
+    assert_string_equal(saturn_config_str(c, "network.topology"), "mesh");
+    saturn_config_free(c);
+
+    /* a lone carriage return inside an over-long line is still over-long */
+    char big[3000] = "[network]\rtopology = ";
+    size_t n = strlen(big);
+    memset(big + n, 'x', 2000);
+    strcpy(big + n + 2000, "\r");
+    path = test_put_file(*state, "crlong.ini", big);
+    c = saturn_config_new();
+    assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
+    assert_contains(err.msg, "crlong.ini:2: syntax error: line longer than");
+    saturn_config_free(c);
+}
+
+/* A NUL byte is an error with its line, not a silently cut line. */
+static void test_nul_byte(void **state)
+{
+    const char *path = test_put_file(*state, "nul.ini", "[network]\nn = 3\n");
+    FILE *f = fopen(path, "ab");
+    assert_non_null(f);
+    fwrite("k = 4\0junk\nn = 2\n", 1, 19, f);
+    fclose(f);
+    struct saturn_config *c = saturn_config_new();
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
+    assert_contains(err.msg, "nul.ini:3: syntax error: a NUL byte");
+    assert_int_equal(saturn_config_int(c, "network.n"), 3);
+    saturn_config_free(c);
+}
+
 static void assert_same_config(const struct saturn_config *a,
                                const struct saturn_config *b)
 {
@@ -421,6 +468,8 @@ int main(void)
         cmocka_unit_test_setup_teardown(test_unreadable, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(test_syntax_error, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(test_long_line, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_carriage_return_lines, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_nul_byte, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(test_write_ini_round_trip, test_dir_setup, test_dir_teardown),
         cmocka_unit_test(test_apply_arg),
         cmocka_unit_test(test_json),

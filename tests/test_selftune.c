@@ -74,6 +74,35 @@ static void gather_duration(void **state)
     /* linked network ports only: 3 rows of 3 links and 4 columns of 2, both ways, 3 VCs */
     assert_int_equal(gather_buffers(n), 2 * (3 * 3 + 4 * 2) * 3);
     test_net_free(n, cfg);
+    /* a Dragonfly: local, global, local whatever its size (was 0: SIGFPE) */
+    struct topo df = {.kind = TOPO_DRAGONFLY, .p = 4, .a = 8, .h = 4};
+    assert_int_equal(gather_g(&df, 2), 6);
+}
+
+/* Regression (stress issue): static and selftune on a Dragonfly divided by
+ * a zero gather period. They run, and a low static threshold throttles. */
+static void global_throttling_on_dragonfly(void **state)
+{
+    (void)state;
+    const char *const off[] = {"network.topology=dragonfly", "routing.algorithm=min", "dragonfly.p=2", "dragonfly.a=4",
+                               "dragonfly.h=2", "traffic.flit_rate=0.4", "steady.warmup=300",
+                               "steady.measure=600", "control.model=static",
+                               "static.threshold=1000000", NULL};
+    const char *const on[] = {"network.topology=dragonfly", "routing.algorithm=min", "dragonfly.p=2", "dragonfly.a=4",
+                              "dragonfly.h=2", "traffic.flit_rate=0.4", "steady.warmup=300",
+                              "steady.measure=600", "control.model=static", "static.threshold=0",
+                              NULL};
+    const char *const tune[] = {"network.topology=dragonfly", "routing.algorithm=min", "dragonfly.p=2", "dragonfly.a=4",
+                                "dragonfly.h=2", "traffic.flit_rate=0.4", "steady.warmup=300",
+                                "steady.measure=600", "control.model=selftune",
+                                "selftune.period=96", NULL};
+    struct saturn_results a = test_run(off), b = test_run(on), c = test_run(tune);
+    assert_true(a.throttled_mean == 0);
+    assert_true(b.throttled_mean > 0);
+    assert_true(c.measured_delivered > 0);
+    saturn_results_free(&a);
+    saturn_results_free(&b);
+    saturn_results_free(&c);
 }
 
 static void paper_network_numbers(void **state)
@@ -519,6 +548,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gather_duration),
+        cmocka_unit_test(global_throttling_on_dragonfly),
         cmocka_unit_test(paper_network_numbers),
         cmocka_unit_test(extrapolation),
         cmocka_unit_test(published_snapshots),

@@ -41,7 +41,8 @@ const struct saturn_param gather_params[] = {
      "only; runs with every controller, so control.model = noth gathers without using it)"},
     {"gather.hop_delay", SATURN_PARAM_INT, "2", 1, 1000000, NULL,
      "static, selftune: side-band neighbour-to-neighbour delay h (cycles); gather duration "
-     "g = h x sum of per-dimension hops ((k/2) h n on a k-ary n-cube)"},
+     "g = h x sum of per-dimension hops ((k/2) h n on a k-ary n-cube; 3 h on a Dragonfly: "
+     "local, global, local)"},
     {"gather.full", SATURN_PARAM_ENUM, "no_free_slot", 0, 0, full_names,
      "static, selftune: a network input VC buffer is full when it has no free slot, or when "
      "it is nonempty"},
@@ -71,6 +72,14 @@ int ctl_reject_keys(const struct saturn_config *cfg, const char *const *keys, co
 
 uint64_t gather_g(const struct topo *t, uint64_t hop_delay)
 {
+    /* A Dragonfly's side-band has its shape (complete graphs in the group
+     * and between groups): every router sends its count to the a - 1 others
+     * of its group (one local hop: each knows the group's sum), the owner
+     * of the global link to each other group sends that sum across (one
+     * global hop), and the receiver shares it in its group (one local hop):
+     * the all-to-all sum takes 3 side-band hops whatever the size. */
+    if (t->kind == TOPO_DRAGONFLY)
+        return hop_delay * 3;
     uint64_t hops = 0;
     for (int d = 0; d < t->n; d++)
         hops += t->kind == TOPO_TORUS ? (uint64_t)(t->k[d] / 2) : (uint64_t)(t->k[d] - 1);

@@ -15,13 +15,42 @@ struct reader {
     int line;       /* lines handed to inih so far = current line */
     int read_errno; /* nonzero: reading failed */
     int too_long;   /* nonzero: the current line is longer than this */
+    bool nul;       /* the current line holds a NUL byte */
     int cont_line;  /* the last line handed over as a continuation */
     bool nomem;
     size_t headers; /* section headers so far */
-    char *buf;      /* getline buffer */
-    size_t cap;
+    char *buf;      /* getline buffer: bytes up to a newline, which may */
+    size_t cap;     /* hold several lines ended by a lone carriage */
+    size_t len;     /* return (old Mac files): [pos, len) is what is */
+    size_t pos;     /* left to hand over */
     size_t ecap;
 };
+
+/* The next line of the file in s->buf[start, *end), ended by "\n", "\r\n"
+ * or a lone "\r" (all three are line ends, as for any text tool). Returns
+ * false at the end of the file or on a read error. */
+static bool next_line(struct reader *s, size_t *start, size_t *end)
+{
+    if (s->pos >= s->len) {
+        errno = 0;
+        ssize_t n = getline(&s->buf, &s->cap, s->r->f);
+        if (n < 0) {
+            if (ferror(s->r->f))
+                s->read_errno = errno ? errno : EIO;
+            return false;
+        }
+        s->len = (size_t)n;
+        s->pos = 0;
+    }
+    size_t i = s->pos;
+    while (i < s->len && s->buf[i] != '\n' && s->buf[i] != '\r')
+        i++;
+    if (i < s->len && s->buf[i] == '\r' && i + 1 < s->len && s->buf[i + 1] == '\n')
+        i++;
+    *start = s->pos;
+    *end = i < s->len ? i + 1 : i;
+    return true;
+}
 
 /* Hands inih one whole line (so inih's line count is ours), without its
  * leading blanks unless the line hook asks to keep one. Returns NULL to
@@ -29,36 +58,46 @@ struct reader {
 static char *read_line(char *str, int num, void *stream)
 {
     struct reader *s = stream;
-    if (s->read_errno || s->too_long || s->nomem)
+    if (s->read_errno || s->too_long || s->nomem || s->nul)
         return NULL;
-    errno = 0;
-    if (getline(&s->buf, &s->cap, s->r->f) < 0) {
-        if (ferror(s->r->f))
-            s->read_errno = errno ? errno : EIO;
+    size_t start, end;
+    if (!next_line(s, &start, &end))
+        return NULL;
+    s->line++;
+    s->pos = end;
+    if (memchr(s->buf + start, 0, end - start)) {
+        s->nul = true; /* a binary file, or a line a C string cannot hold */
         return NULL;
     }
-    s->line++;
-    char *p = s->buf;
+    /* The line as a string of its own; the byte after it is put back. */
+    char saved = s->buf[end];
+    s->buf[end] = 0;
+    char *p = s->buf + start;
     while (*p == ' ' || *p == '\t')
         p++;
     if (*p == '[')
         s->headers++;
-    int what = s->hooks->line ? s->hooks->line(s->hooks->user, p, p > s->buf, s->line)
+    int what = s->hooks->line ? s->hooks->line(s->hooks->user, p, p > s->buf + start, s->line)
                               : INI_LINE_KEY;
+    char *out = str;
     if (what == INI_LINE_NOMEM) {
         s->nomem = true;
-        return NULL;
+        out = NULL;
+    } else {
+        if (what == INI_LINE_CONTINUE && p > s->buf + start) {
+            p--;
+            s->cont_line = s->line;
+        }
+        /* One line end at most follows the text: room for it and "\0". */
+        if (strcspn(p, "\r\n") + 3 > (size_t)num) {
+            s->too_long = num - 3;
+            out = NULL;
+        } else {
+            memcpy(str, p, strlen(p) + 1);
+        }
     }
-    if (what == INI_LINE_CONTINUE && p > s->buf) {
-        p--;
-        s->cont_line = s->line;
-    }
-    if (strcspn(p, "\r\n") + 3 > (size_t)num) { /* inih needs room for "\r\n\0" */
-        s->too_long = num - 3;
-        return NULL;
-    }
-    memcpy(str, p, strlen(p) + 1);
-    return str;
+    s->buf[end] = saved;
+    return out;
 }
 
 static int on_key(void *user, const char *section, const char *name, const char *value)
@@ -121,9 +160,10 @@ int ini_entries_read(struct ini_entries *r, const char *path,
          * the over-long line the reader stopped at (which inih never saw,
          * so a syntax error it reported comes before). */
         r->stop = bad > 0 ? bad : 0;
-        if (s.too_long && (r->stop == 0 || s.line < r->stop)) {
+        if ((s.too_long || s.nul) && (r->stop == 0 || s.line < r->stop)) {
             r->stop = s.line;
             r->too_long = s.too_long;
+            r->nul = s.nul;
         }
     }
     if (rc != SATURN_OK)
@@ -137,24 +177,32 @@ static void quote_line(FILE *f, int n, char *out, size_t cap)
     out[0] = 0;
     if (fseek(f, 0, SEEK_SET) != 0)
         return;
-    char *buf = NULL;
-    size_t bcap = 0;
-    for (int i = 1; getline(&buf, &bcap, f) >= 0; i++) {
+    struct ini_entries file = {.f = f};
+    struct reader q = {.r = &file};
+    size_t start, end;
+    for (int i = 1; next_line(&q, &start, &end); i++) {
+        q.pos = end;
         if (i < n)
             continue;
-        char *p = buf;
-        while (*p == ' ' || *p == '\t')
-            p++;
-        p[strcspn(p, "\r\n")] = 0;
-        snprintf(out, cap, "%s", p);
+        char *p = q.buf + start;
+        size_t len = end - start;
+        while (len && (*p == ' ' || *p == '\t'))
+            p++, len--;
+        while (len && (p[len - 1] == '\r' || p[len - 1] == '\n'))
+            len--;
+        snprintf(out, cap, "%.*s", (int)(len < cap ? len : cap - 1), p);
         break;
     }
-    free(buf);
+    free(q.buf);
 }
 
 int ini_entries_error(const struct ini_entries *r, bool quote, const char *forms,
                       const char *long_hint, struct saturn_error *err)
 {
+    if (r->nul)
+        return saturn_error_set(err, SATURN_EINPUT,
+                                "%s:%d: syntax error: a NUL byte (is this a text file?)",
+                                r->path, r->stop);
     if (r->too_long)
         return saturn_error_set(err, SATURN_EINPUT,
                                 "%s:%d: syntax error: line longer than %d characters%s",

@@ -53,6 +53,7 @@ struct ini_entries {
     int stop;     /* the first problem line (0: none): apply only the */
                   /* entries before it, then report it */
     int too_long; /* nonzero: the problem is a line longer than this */
+    bool nul;     /* the problem is a NUL byte in the line */
 };
 
 /* Reads path into r. Errors: "PATH: cannot read: ..." (opening or reading)
