@@ -240,6 +240,7 @@ struct cdg {
     uint8_t *edge; /* nch x nch bits */
     bool unrestricted; /* test: every local misroute, not only the climbing ones */
     int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family */
+    struct df_opts o;  /* the OLM family's knobs (global misrouting policy) */
 };
 
 static size_t channel(const struct net *n, uint32_t r, int port, int vc)
@@ -276,7 +277,7 @@ static int candidates(struct cdg *g, uint32_t r, int in_port, int in_vc, struct 
         return 1;
     }
     struct df_plan plan;
-    df_plan(n, r, in_port, in_vc, p, &plan);
+    df_plan(n, &g->o, r, in_port, in_vc, p, &plan);
     if (g->unrestricted && !plan.global && plan.min_port >= 0 &&
         topo_port_class(&n->topo, plan.min_port) == TOPO_LOCAL && plan.nopt > 0) {
         plan.nopt = 0; /* every other local port, climbing or not */
@@ -340,7 +341,8 @@ static bool cdg_has_cycle(const char *routing, const char *extra, int family, bo
     struct saturn_config *cfg;
     struct net *n = small_net(routing, extra, &cfg);
     const struct topo *t = &n->topo;
-    struct cdg g = {n, (size_t)t->routers * n->P * n->V, NULL, unrestricted, family};
+    struct cdg g = {n, (size_t)t->routers * n->P * n->V, NULL, unrestricted, family, {0}};
+    df_opts_read(cfg, &g.o);
     g.edge = calloc(g.nch * g.nch / 8 + 1, 1);
     for (uint32_t s = 0; s < t->routers; s++)
         for (uint32_t d = 0; d < t->routers; d++) {

@@ -16,6 +16,7 @@ extern const struct saturn_param route_olm_params[];
 extern const struct saturn_param route_base_params[];
 extern const struct saturn_param route_hybrid_params[];
 extern const struct saturn_param route_ectn_params[];
+extern const struct saturn_param route_dragonfly_params[];
 extern const struct saturn_param pattern_params[];
 extern const struct saturn_param traffic_params[];
 extern const struct saturn_param sim_params[];
@@ -34,7 +35,7 @@ extern const struct saturn_param cupstack_params[];
 static const struct saturn_param *const tables[] = {
     topo_params,   router_params, routing_params, route_dor_params, recovery_params,
     route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,
-    route_hybrid_params, route_ectn_params,
+    route_hybrid_params, route_ectn_params, route_dragonfly_params,
     pattern_params, traffic_params, sim_params,
     control_params, entropy_params, gather_params, static_params, selftune_params,
     steady_params, collective_params, ramp_params, phases_params, curve_params, cupstack_params,

@@ -456,6 +456,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->rops->recovery && (rc = recovery_create(n, cfg, err)))
         return rc;
     n->atomic_vc = saturn_config_bool(cfg, "router.atomic_vc") || n->rops->atomic_vc;
+    int reroute = saturn_config_enum(cfg, "routing.reroute"); /* auto, once, waiting */
+    n->reroute = reroute == 2 || (reroute == 0 && n->rops->reroute);
+    if (n->reroute && n->central)
+        return saturn_config_fail(cfg, "routing.reroute", err,
+                                  "the central arbiter (router.arbiter = central) routes a "
+                                  "waiting head again itself; use once or auto");
     n->ctl = ctl_find(saturn_config_str(cfg, "control.model"));
     if (!n->ctl)
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");

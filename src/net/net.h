@@ -77,6 +77,8 @@ struct ivc {
 /* An input VC's routing state, touched once per packet. */
 struct ivc_route {
     uint64_t ready;     /* routing done */
+    uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
+    uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
@@ -192,6 +194,7 @@ struct net {
     bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */
     bool atomic_vc;         /* an output VC is reallocated only once drained downstream */
     bool central;           /* one central arbiter per router routes one head at a time */
+    bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
     struct recovery *rec;   /* Disha deadlock recovery (NULL: off) */

@@ -473,6 +473,9 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                     ir->len = 2;
                 } else {
                     struct packet *pk = &n->pk[f.pid];
+                    ir->saved_route[0] = pk->route[0];
+                    ir->saved_route[1] = pk->route[1];
+                    ir->saved_misroute = pk->misroute;
                     ir->route.sel = 0;
                     n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
                     ir->len = pk->len;
@@ -486,6 +489,16 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 if (iv->state != IVC_ROUTING || now < ir->ready)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
+            }
+            if (n->reroute && now > ir->t_front && v != n->Vd) {
+                /* routed again, from the packet as it arrived: the last
+                 * cycle's choices are undone (they took no hop) */
+                struct packet *pk = &n->pk[ir->pid];
+                pk->route[0] = ir->saved_route[0];
+                pk->route[1] = ir->saved_route[1];
+                pk->misroute = ir->saved_misroute;
+                ir->route.sel = 0;
+                n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
             if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))

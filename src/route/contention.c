@@ -26,16 +26,17 @@ void contention_free(struct contention *c)
     c->held = NULL;
 }
 
-int df_contention_choice(struct contention *c, const struct net *n, uint32_t r, int in_port,
-                         int in_vc, const struct packet *p, const struct df_plan *plan,
-                         unsigned th)
+int df_contention_choice(struct contention *c, const struct df_opts *o, const struct net *n,
+                         uint32_t r, int in_port, int in_vc, const struct packet *p,
+                         const struct df_plan *plan, unsigned th)
 {
     int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
     contention_add(c, r, in_port, in_vc, port);
-    if (plan->min_port < 0 || plan->nopt == 0 || contention_get(c, r, port) <= th)
+    if (plan->min_port < 0 || plan->nopt == 0 || !df_fires(o, contention_get(c, r, port), th))
         return -1;
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
-        ok[i] = contention_get(c, r, plan->opt[i].port) < th;
+        ok[i] = contention_get(c, r, plan->opt[i].port) < th &&
+                (!o->room || df_cand_open(n, r, &plan->opt[i], p->len));
     return df_pick(&n->router_rng[r], ok, plan->nopt);
 }

@@ -6,6 +6,7 @@
 #define SATURN_ROUTE_CONTENTION_H
 
 #include "net/net.h"
+#include "route/dragonfly.h"
 
 struct contention {
     uint16_t *count; /* routers * P */
@@ -15,11 +16,16 @@ struct contention {
 
 int contention_init(struct contention *c, const struct net *n);
 void contention_free(struct contention *c);
-/* The head at input VC (in_port, in_vc) of router r counts for output port. */
+/* The head at input VC (in_port, in_vc) of router r counts for output
+ * port: once, however often it is routed while it waits (routing.reroute). */
 static inline void contention_add(struct contention *c, uint32_t r, int in_port, int in_vc,
                                   int port)
 {
     size_t i = ((size_t)r * (size_t)c->P + (size_t)in_port) * (size_t)c->V + (size_t)in_vc;
+    if (c->held[i] == (int8_t)port)
+        return;
+    if (c->held[i] >= 0)
+        c->count[(size_t)r * (size_t)c->P + (size_t)c->held[i]]--;
     c->held[i] = (int8_t)port;
     c->count[(size_t)r * (size_t)c->P + (size_t)port]++;
 }
@@ -40,16 +46,20 @@ static inline unsigned contention_get(const struct contention *c, uint32_t r, in
 /* Policy states (their files), here for the tests that inspect them. */
 struct df_base {
     struct contention cc;
+    struct df_opts o;
     unsigned th;
 };
 struct df_hybrid {
     struct contention cc;
+    struct df_opts o;
     unsigned th;
     double pct;
 };
 struct df_ectn {
     struct contention cc;
+    struct df_opts o;
     unsigned th, thc;
+    bool either;         /* ectn.injection = either */
     uint64_t period, delay;
     uint32_t links;      /* a h global links per group */
     uint16_t *partial;   /* routers x links */

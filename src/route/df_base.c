@@ -1,8 +1,9 @@
 /* Base contention-counter routing (paper 004, III-B and IV-A): the OLM
  * family's paths and VCs (dragonfly.h); at every hop the head counts for
  * its minimal output (contention.h) and is misrouted when that counter
- * exceeds base.threshold, to a random nonminimal option whose counter is
- * under it (minimally when there is none). */
+ * reaches (or exceeds: contention.trigger) base.threshold, to a random
+ * available nonminimal option whose counter is under it (minimally when
+ * there is none). */
 #include <stdlib.h>
 
 #include "route/contention.h"
@@ -10,7 +11,8 @@
 
 const struct saturn_param route_base_params[] = {
     {"base.threshold", SATURN_PARAM_INT, "6", 0, 65535, NULL,
-     "base: misroute when the minimal output's contention counter exceeds this"},
+     "base: misroute when the minimal output's contention counter reaches (contention.trigger) "
+     "this"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 
@@ -22,6 +24,7 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "base.threshold");
+    df_opts_read(cfg, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "base", err);
@@ -40,8 +43,8 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 {
     struct df_base *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, in_vc, p, &plan);
-    int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
+    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     df_apply(n, r, &plan, choice, p, out);
 }
 
@@ -58,4 +61,4 @@ const struct route_ops route_df_base = {.name = "base",
                                         .route = base_route,
                                         .tail_left = base_tail,
                                         .free = base_free,
-                                        .dragonfly = true, .local_vcs = 3};
+                                        .dragonfly = true, .local_vcs = 3, .reroute = true};

@@ -8,8 +8,9 @@
  * arrays within the group; ectn.delay cycles later every router's
  * combined array is their sum. At injection a packet for another group is
  * misrouted globally when the combined counter of its minimal global link
- * exceeds ectn.combined_threshold, through a random global link of the
- * current router whose combined counter is under it. Paths and VCs of the
+ * reaches (contention.trigger) ectn.combined_threshold, through a random
+ * available global link of the current router whose combined counter is
+ * under it; else, and in transit, by Base's rule on the local counters. Paths and VCs of the
  * OLM family (dragonfly.h). The broadcast's own traffic is not simulated
  * (nor in the paper). */
 #include <stdlib.h>
@@ -17,6 +18,8 @@
 
 #include "route/contention.h"
 #include "route/dragonfly.h"
+
+static const char *const injection_names[] = {"combined", "either", NULL};
 
 const struct saturn_param route_ectn_params[] = {
     {"ectn.threshold", SATURN_PARAM_INT, "6", 0, 65535, NULL,
@@ -26,6 +29,10 @@ const struct saturn_param route_ectn_params[] = {
      "this"},
     {"ectn.period", SATURN_PARAM_INT, "100", 1, 1000000, NULL,
      "ectn: cycles between broadcasts of the partial arrays"},
+    {"ectn.injection", SATURN_PARAM_ENUM, "combined", 0, 0, injection_names,
+     "ectn: at the source router, misroute by the combined counters only (combined: the "
+     "paper's 'for subsequent hops, the original counters from Base are used') or by them or "
+     "the local counters (either: FOGSim's CA_REMOTE)"},
     {"ectn.delay", SATURN_PARAM_INT, "0", 0, 1000000, NULL,
      "ectn: cycles from a broadcast to the combined arrays using it (less than ectn.period)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -43,6 +50,8 @@ static int ectn_init(void **state, const struct saturn_config *cfg, const struct
     s->thc = (unsigned)saturn_config_int(cfg, "ectn.combined_threshold");
     s->period = (uint64_t)saturn_config_int(cfg, "ectn.period");
     s->delay = (uint64_t)saturn_config_int(cfg, "ectn.delay");
+    df_opts_read(cfg, &s->o);
+    s->either = saturn_config_enum(cfg, "ectn.injection") == 1;
     if (t->kind == TOPO_DRAGONFLY && s->delay >= s->period)
         return saturn_config_fail(cfg, "ectn.delay", err,
                                   "must be less than ectn.period = %llu cycles",
@@ -98,28 +107,30 @@ static void ectn_route(void *state, const struct net *n, uint32_t r, int in_port
     struct df_ectn *s = state;
     const struct topo *t = &n->topo;
     struct df_plan plan;
-    df_plan(n, r, in_port, in_vc, p, &plan);
+    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
     const bool injected = in_port >= t->radix;
-    if (plan.min_link != NET_NONE && (injected || topo_port_class(t, in_port) == TOPO_GLOBAL)) {
-        size_t i = ((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc;
-        s->held[i] = (int32_t)plan.min_link;
+    size_t hi = ((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc;
+    if (plan.min_link != NET_NONE && s->held[hi] < 0 &&
+        (injected || topo_port_class(t, in_port) == TOPO_GLOBAL)) {
+        s->held[hi] = (int32_t)plan.min_link; /* once per head, however often routed */
         s->partial[(size_t)r * s->links + plan.min_link]++;
     }
-    int choice;
-    if (injected && plan.global) {
-        int port = plan.min_port;
-        contention_add(&s->cc, r, in_port, in_vc, port);
-        const uint16_t *comb = s->combined + (size_t)df_group(t, r) * s->links;
-        choice = -1;
-        if (comb[plan.min_link] > s->thc) {
-            bool ok[64];
-            uint32_t k0 = (uint32_t)df_index(t, r) * (uint32_t)t->h;
-            for (int i = 0; i < plan.nopt; i++)
-                ok[i] = comb[k0 + (uint32_t)(plan.opt[i].port - (t->a - 1))] < s->thc;
-            choice = df_pick(&n->router_rng[r], ok, plan.nopt);
-        }
-    } else {
-        choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
+    /* In transit Base's local counters; at the source router the combined
+     * ones (ectn.injection = either: also the local ones, FOGSim's CA_REMOTE) */
+    const bool at_source = injected && plan.global;
+    int choice = -1;
+    if (!at_source || s->either)
+        choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
+    else if (plan.min_port >= 0)
+        contention_add(&s->cc, r, in_port, in_vc, plan.min_port);
+    const uint16_t *comb = s->combined + (size_t)df_group(t, r) * s->links;
+    if (choice < 0 && at_source && df_fires(&s->o, comb[plan.min_link], s->thc)) {
+        bool ok[64];
+        uint32_t k0 = (uint32_t)df_index(t, r) * (uint32_t)t->h;
+        for (int i = 0; i < plan.nopt; i++)
+            ok[i] = comb[k0 + (uint32_t)(plan.opt[i].port - (t->a - 1))] < s->thc &&
+                    (!s->o.room || df_cand_open(n, r, &plan.opt[i], p->len));
+        choice = df_pick(&n->router_rng[r], ok, plan.nopt);
     }
     df_apply(n, r, &plan, choice, p, out);
 }
@@ -143,4 +154,4 @@ const struct route_ops route_df_ectn = {.name = "ectn",
                                         .tail_left = ectn_tail,
                                         .cycle = ectn_cycle,
                                         .free = ectn_free,
-                                        .dragonfly = true, .local_vcs = 3};
+                                        .dragonfly = true, .local_vcs = 3, .reroute = true};

@@ -11,7 +11,8 @@
 
 const struct saturn_param route_hybrid_params[] = {
     {"hybrid.threshold", SATURN_PARAM_INT, "7", 0, 65535, NULL,
-     "hybrid: misroute when the minimal output's contention counter exceeds this"},
+     "hybrid: misroute when the minimal output's contention counter reaches "
+     "(contention.trigger) this"},
     {"hybrid.occupancy", SATURN_PARAM_REAL, "35", 0, 1000, NULL,
      "hybrid: or when a nonminimal output's occupancy is below this percentage of the "
      "minimal output's"},
@@ -27,6 +28,7 @@ static int hybrid_init(void **state, const struct saturn_config *cfg, const stru
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "hybrid.threshold");
     s->pct = saturn_config_real(cfg, "hybrid.occupancy");
+    df_opts_read(cfg, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "hybrid", err);
@@ -45,10 +47,11 @@ static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_po
 {
     struct df_hybrid *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, in_vc, p, &plan);
-    int choice = df_contention_choice(&s->cc, n, r, in_port, in_vc, p, &plan, s->th);
-    if (choice < 0 && (plan.min_port < 0 || contention_get(&s->cc, r, plan.min_port) <= s->th))
-        choice = df_occupancy_choice(n, r, &plan, s->pct);
+    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
+    if (choice < 0 &&
+        (plan.min_port < 0 || !df_fires(&s->o, contention_get(&s->cc, r, plan.min_port), s->th)))
+        choice = df_occupancy_choice(n, &s->o, r, &plan, p, s->pct);
     df_apply(n, r, &plan, choice, p, out);
 }
 
@@ -65,4 +68,4 @@ const struct route_ops route_df_hybrid = {.name = "hybrid",
                                           .route = hybrid_route,
                                           .tail_left = hybrid_tail,
                                           .free = hybrid_free,
-                                          .dragonfly = true, .local_vcs = 3};
+                                          .dragonfly = true, .local_vcs = 3, .reroute = true};

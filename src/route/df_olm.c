@@ -1,12 +1,15 @@
 /* Opportunistic Local Misrouting (García et al. 2013) on a Dragonfly, as
  * paper 004 describes it: in-transit decisions when a head reaches the
- * front of its input queue. Global misrouting at the source router or
- * after the first local hop, to a random other global link of the current
- * router (MM+L); local misrouting (one extra hop) on arrival in the
- * intermediate or destination group. Both trigger when some nonminimal
- * output's occupancy is below olm.threshold percent of the minimal one's
- * (phits waiting for the output VCs the packet would use, as a fraction
- * of what they can hold), and take a random one of those outputs. VCs: L0 G0 L1 G1 L2 (dragonfly.h). */
+ * front of its input queue (and again each cycle it waits, routing.reroute).
+ * Global misrouting at the source router (a random other global link) or
+ * after the first local hop (MM+L: a local hop to a router that must take
+ * one of its global links; dragonfly.global_misroute); local misrouting
+ * (one extra hop) on arrival in the intermediate or destination group.
+ * Both trigger, when the minimal output cannot take the packet now
+ * (olm.trigger), for the nonminimal outputs whose occupancy is below
+ * olm.threshold percent of the minimal one's (phits waiting for the
+ * output VCs the packet would use, as a fraction of what they can hold),
+ * and take a random one of those outputs. VCs: L0 G0 L1 G1 L2 (dragonfly.h). */
 #include <stdlib.h>
 
 #include "route/dragonfly.h"
@@ -18,6 +21,7 @@ const struct saturn_param route_olm_params[] = {
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct olm {
+    struct df_opts o;
     double pct;
 };
 
@@ -29,6 +33,7 @@ static int olm_init(void **state, const struct saturn_config *cfg, const struct 
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->pct = saturn_config_real(cfg, "olm.threshold");
+    df_opts_read(cfg, &s->o);
     return df_check(cfg, n, 3, 2, "olm", err);
 }
 
@@ -37,8 +42,8 @@ static void olm_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct olm *s = state;
     struct df_plan plan;
-    df_plan(n, r, in_port, in_vc, p, &plan);
-    df_apply(n, r, &plan, df_occupancy_choice(n, r, &plan, s->pct), p, out);
+    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    df_apply(n, r, &plan, df_occupancy_choice(n, &s->o, r, &plan, p, s->pct), p, out);
 }
 
 const struct route_ops route_df_olm = {.name = "olm",
@@ -46,4 +51,4 @@ const struct route_ops route_df_olm = {.name = "olm",
                                        .at_source = df_inflight_init,
                                        .route = olm_route,
                                        .free = free,
-                                       .dragonfly = true, .local_vcs = 3};
+                                       .dragonfly = true, .local_vcs = 3, .reroute = true};

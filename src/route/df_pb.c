@@ -122,4 +122,4 @@ const struct route_ops route_df_pb = {.name = "pb",
                                       .route = pb_route,
                                       .free = pb_free,
                                       .cycle = pb_cycle,
-                                      .dragonfly = true, .local_vcs = 4};
+                                      .dragonfly = true, .local_vcs = 4, .reroute = true};

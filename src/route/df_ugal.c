@@ -67,4 +67,4 @@ const struct route_ops route_df_ugal = {.name = "ugal",
                                         .at_source = ugal_at_source,
                                         .route = ugal_route,
                                         .free = free,
-                                        .dragonfly = true, .local_vcs = 4};
+                                        .dragonfly = true, .local_vcs = 4, .reroute = true};

@@ -1,6 +1,56 @@
 /* Dragonfly routing, shared parts (see dragonfly.h). */
 #include "route/dragonfly.h"
 
+static const char *const global_names[] = {"mm", "crg", NULL};
+static const char *const trigger_names[] = {"exceeds", "reaches", NULL};
+static const char *const olm_trigger_names[] = {"blocked", "always", NULL};
+
+const struct saturn_param route_dragonfly_params[] = {
+    {"dragonfly.global_misroute", SATURN_PARAM_ENUM, "mm", 0, 0, global_names,
+     "olm, base, hybrid, ectn: global misrouting in the source group. mm (MM+L, the paper's "
+     "OLM): at the source router through one of its other global links, after a local hop "
+     "through a local hop to another router that must then take one of its global links; crg: "
+     "through the current router's other global links only (FOGSim's default at the paper's "
+     "release)"},
+    {"dragonfly.misroute_room", SATURN_PARAM_BOOL, "true", 0, 0, NULL,
+     "olm, base, hybrid, ectn: a nonminimal option must be available (a free VC with room for "
+     "the packet) to be chosen, as in FOGSim (the paper's 'available ports'); false: any "
+     "option, the head then waits for it"},
+    {"contention.trigger", SATURN_PARAM_ENUM, "reaches", 0, 0, trigger_names,
+     "base, hybrid, ectn: a contention counter fires when it reaches the threshold "
+     "(>=, FOGSim; section VI-A's 'misrouting at injection requires th <= p') or exceeds it "
+     "(>, the wording of section III-B)"},
+    {"olm.trigger", SATURN_PARAM_ENUM, "blocked", 0, 0, olm_trigger_names,
+     "olm, hybrid: the occupancy comparison is made only when the minimal output cannot take "
+     "the packet now (blocked: FOGSim's credit trigger) or at every decision (always)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
+void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
+{
+    o->mm = saturn_config_enum(cfg, "dragonfly.global_misroute") == 0;
+    o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
+    o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
+    o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
+}
+
+bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len)
+{
+    const size_t gp = (size_t)r * (size_t)n->P + c->port;
+    const struct port *op = &n->ports[gp];
+    const int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
+    for (int v = c->vc_lo; v <= c->vc_hi; v++) {
+        const struct ovc *o = &n->ovcs[gp * (size_t)n->V + (size_t)v];
+        if (o->owner >= 0)
+            continue;
+        if (op->kind == PORT_LOCAL)
+            return true;
+        int32_t room = n->obuf_on ? o->ob_space : op->out_unlimited ? INT32_MAX : o->credits;
+        if (room >= need)
+            return true;
+    }
+    return false;
+}
+
 int df_port_to_group(const struct topo *t, uint32_t r, uint32_t tg)
 {
     uint32_t k = df_link_to(t, df_group(t, r), tg);
@@ -219,14 +269,14 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
 
 /* ---- the OLM family ------------------------------------------------------ */
 
-void df_plan(const struct net *n, uint32_t r, int in_port, int in_vc, const struct packet *p,
-             struct df_plan *plan)
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *plan)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
     uint32_t gs = df_group(t, topo_node_router(t, p->src)), mid = p->route[0];
     plan->nopt = 0;
-    plan->global = false;
+    plan->global = plan->mm = plan->forced = false;
     plan->min_link = g == gd ? NET_NONE : df_link_to(t, g, gd);
     if (r == d) {
         plan->min_port = -1;
@@ -250,9 +300,32 @@ void df_plan(const struct net *n, uint32_t r, int in_port, int in_vc, const stru
     const char *rest = g == gd ? "" : g != gs ? (mglobal ? "L" : "GL") : (mglobal ? "L" : "GLGL");
     plan->min_port = mp;
     plan->min = df_vcs(n, mp, DF_ORDER_OLM, arrival, second, rest);
+    if (mid == NET_NONE && g == gs && g != gd && (p->route[1] & DF_MANDATORY)) {
+        /* mm: committed by the local hop here to one of this router's
+         * global links (G0; the intermediate and destination groups follow) */
+        plan->global = plan->forced = true;
+        for (int j = 0; j < t->h; j++)
+            plan->opt[plan->nopt++] = df_vcs(n, t->a - 1 + j, DF_ORDER_OLM, arrival, false, "LGL");
+        return;
+    }
     if (mid == NET_NONE && g == gs && g != gd && arrival < 1) {
-        /* global misrouting: any other global port of this router (G0:
-         * the intermediate group and the destination group follow) */
+        if (o->mm && !injected) {
+            /* mm in transit: a local hop x -> i -> z on L0 to a router z that
+             * must then take one of its global links; z as for a local misroute
+             * ((i - x) mod a < (z - i) mod a) so that L0 stays acyclic */
+            int a = t->a, x = df_local_peer(i, in_port);
+            plan->mm = true;
+            for (int q = 0; q < a - 1; q++) {
+                int z = df_local_peer(i, q);
+                if (q == mp || (i - x + a) % a >= (z - i + a) % a)
+                    continue;
+                plan->opt[plan->nopt++] = df_vcs(n, q, DF_ORDER_OLM, arrival, true, "GLGL");
+            }
+            return;
+        }
+        /* at the source router (either policy), or crg after the first
+         * local hop: any other global port of this router (G0: the
+         * intermediate group and the destination group follow) */
         plan->global = true;
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
@@ -288,15 +361,27 @@ void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int c
         p->route[1] |= DF_PHASE2;
     out->n = 1;
     out->sel = 0;
+    if (plan->forced && choice < 0 && plan->nopt > 0) {
+        bool ok[64];
+        for (int i = 0; i < plan->nopt; i++)
+            ok[i] = df_cand_open(n, r, &plan->opt[i], p->len);
+        choice = df_pick(&n->router_rng[r], ok, plan->nopt);
+        if (choice < 0) /* none open: wait on a random one (decided again next cycle) */
+            choice = (int)rng_below(&n->router_rng[r], (uint64_t)plan->nopt);
+    }
     if (choice < 0) {
         out->c[0] = plan->min;
         return;
     }
     out->c[0] = plan->opt[choice];
-    if (plan->global) {
+    if (plan->mm) {
+        p->route[1] |= DF_MANDATORY;
+        p->misroute |= PACKET_MISROUTED_LOCAL;
+    } else if (plan->global) {
         uint32_t k = (uint32_t)df_index(t, r) * (uint32_t)t->h +
                      (uint32_t)(plan->opt[choice].port - (t->a - 1));
         p->route[0] = df_link_group(t, g, k);
+        p->route[1] &= ~(uint32_t)DF_MANDATORY;
         p->misroute |= PACKET_MISROUTED_GLOBAL;
     } else {
         p->misroute |= PACKET_MISROUTED_LOCAL;
@@ -339,15 +424,21 @@ static double occupancy_frac(const struct net *n, uint32_t r, const struct route
 }
 
 /* The occupancy trigger OLM and Hybrid share: options whose occupancy is
- * below pct percent of the minimal output's; a random one of them, or -1. */
-int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct)
+ * below pct percent of the minimal output's (and open, with
+ * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger
+ * = blocked only while the minimal output cannot take the packet. */
+int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
+                        const struct df_plan *plan, const struct packet *p, double pct)
 {
     if (plan->min_port < 0 || plan->nopt == 0)
+        return -1;
+    if (o->blocked && df_cand_open(n, r, &plan->min, p->len))
         return -1;
     double qmin = occupancy_frac(n, r, &plan->min);
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
-        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin;
+        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin &&
+                (!o->room || df_cand_open(n, r, &plan->opt[i], p->len));
     return df_pick(&n->router_rng[r], ok, plan->nopt);
 }
 

@@ -30,9 +30,35 @@
 
 /* p->route[1] bits. */
 enum {
-    DF_DECIDED = 1,  /* the source decision (val, ugal, pb) is made */
-    DF_PHASE2 = 2,   /* the intermediate router or group is reached */
+    DF_DECIDED = 1,   /* the source decision (val, ugal, pb) is made */
+    DF_PHASE2 = 2,    /* the intermediate router or group is reached */
+    DF_MANDATORY = 4, /* OLM family, global misrouting mm: a local hop in the source
+                         group committed the packet to a global link of the next router */
 };
+
+/* The OLM family's mechanisms that paper 004 leaves to its simulator
+ * (docs/DRAGONFLY.md, "Mechanisms and knobs"): read once by each policy. */
+struct df_opts {
+    bool mm;        /* dragonfly.global_misroute = mm: in transit in the source group a
+                       global misroute goes through another router's global link (MM+L);
+                       crg: through this router's other global links */
+    bool room;      /* dragonfly.misroute_room: a nonminimal option must be available
+                       (a free VC with room for the packet) to be chosen */
+    bool reaches;   /* contention.trigger = reaches: counter >= threshold (FOGSim, and
+                       section VI-A's th <= p); exceeds: counter > threshold */
+    bool blocked;   /* olm.trigger = blocked: the occupancy trigger (OLM, Hybrid) only
+                       when the minimal output cannot take the packet now */
+};
+extern const struct saturn_param route_dragonfly_params[];
+void df_opts_read(const struct saturn_config *cfg, struct df_opts *o);
+/* Does the contention counter value c fire against threshold th? */
+static inline bool df_fires(const struct df_opts *o, unsigned c, unsigned th)
+{
+    return o->reaches ? c >= th : c > th;
+}
+/* Can output candidate c of router r take a packet of len flits now (a
+ * free VC in its range with room for it)? */
+bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len);
 
 /* The minimal port from router r towards router d (r != d): the local port
  * to d, the global port to d's group, or the local port to the router
@@ -91,15 +117,19 @@ struct df_plan {
     int min_port;             /* -1: eject here */
     struct route_cand min;    /* the minimal candidate (port, slot VCs) */
     bool global;              /* the options are global misroutes (else local) */
+    bool mm;                  /* the options are local hops that commit the packet to a
+                                 global link of the next router (global misroute, mm) */
+    bool forced;              /* the packet must take one of the options (DF_MANDATORY) */
     int nopt;
     struct route_cand opt[64];
     uint32_t min_link;        /* the group's global link on the minimal path, or NET_NONE
                                  when the packet is in its destination group */
 };
-void df_plan(const struct net *n, uint32_t r, int in_port, int in_vc, const struct packet *p,
-             struct df_plan *plan);
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
- * records misrouting in p. */
+ * records misrouting in p. A forced plan ignores choice < 0 and takes a
+ * random open option (any option when none is open: the head waits). */
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
               struct packet *p, struct route_result *out);
 /* One of the options whose flag is set, uniformly (-1: none). */
@@ -109,14 +139,15 @@ int df_pick(struct rng *rng, const bool *ok, int nopt);
 void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw);
 /* OLM's trigger (also Hybrid's): a random option whose occupancy is below
  * pct percent of the minimal output's, or -1. */
-int df_occupancy_choice(const struct net *n, uint32_t r, const struct df_plan *plan, double pct);
+int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
+                        const struct df_plan *plan, const struct packet *p, double pct);
 /* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at
  * (in_port, in_vc) for its minimal output; when that counter exceeds th, a
  * random option whose counter is under th, else -1. */
 struct contention;
-int df_contention_choice(struct contention *c, const struct net *n, uint32_t r, int in_port,
-                         int in_vc, const struct packet *p, const struct df_plan *plan,
-                         unsigned th);
+int df_contention_choice(struct contention *c, const struct df_opts *o, const struct net *n,
+                         uint32_t r, int in_port, int in_vc, const struct packet *p,
+                         const struct df_plan *plan, unsigned th);
 
 /* Valiant-family helpers (val, ugal, pb): a random router outside the
  * groups of routers s and d (anywhere when there are fewer than three

@@ -17,6 +17,8 @@ static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "dis
                                               "min",  "val",       "ugal",  "pb",
                                               "olm",  "base",      "hybrid", "ectn", NULL};
 
+static const char *const reroute_names[] = {"auto", "once", "waiting", NULL};
+
 const struct saturn_param routing_params[] = {
     {"routing.algorithm", SATURN_PARAM_ENUM, "dor", 0, 0, algorithm_names,
      "routing policy: dor (dimension order, x first); table_min (minimal adaptive: the "
@@ -27,6 +29,11 @@ const struct saturn_param routing_params[] = {
      "Dragonfly (paper 004; docs/DRAGONFLY.md): min (l-g-l), val (Valiant), ugal (UGAL-L), "
      "pb (PiggyBack), olm (Opportunistic Local Misrouting), base, hybrid, ectn (contention "
      "counters)"},
+    {"routing.reroute", SATURN_PARAM_ENUM, "auto", 0, 0, reroute_names,
+     "when a head is routed: once (when it reaches the front of its input VC), waiting (again "
+     "every cycle it waits for an output VC: adaptive choices see the present, decisions not "
+     "yet taken are undone; FOGSim's allocator does this) or auto (waiting for the adaptive "
+     "Dragonfly policies ugal, pb, olm, base, hybrid, ectn; once for the others)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const struct route_ops *route_find(const char *name)

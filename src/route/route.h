@@ -55,6 +55,9 @@ struct route_ops {
      * paths need (dragonfly.local_vcs = 0 gives max(3, this), Table I). */
     bool dragonfly;
     uint8_t local_vcs;
+    /* Adaptive: routing.reroute = auto routes a waiting head again every
+     * cycle (the decision sees the present, as in FOGSim). */
+    bool reroute;
     /* The tail of p left input VC (in_port, in_vc) of router (optional:
      * contention counters count a packet until its tail leaves). */
     void (*tail_left)(void *state, const struct net *net, uint32_t router, int in_port,
