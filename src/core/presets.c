@@ -44,8 +44,12 @@ static const char *const levitin2019[] = {
  * 8-phit packets, 32-phit buffers per local input VC and per output VC,
  * 256 per global input VC; links of 10 (local) and 100 (global) cycles,
  * credits the same; 3 injection VCs, 2 global, 3 local (4 for val, ugal
- * and pb: dragonfly.local_vcs = 0); 15,000 measured cycles. The routing
- * is for the user to choose (min here). */
+ * and pb: dragonfly.local_vcs = 0); 15,000 measured cycles. Sources stop
+ * generating when their queue is full, as FOGSim's (the paper gives no
+ * size: 375 packets, the 3 injection VCs of 1,000 phits of FOGSim's sample
+ * configuration). The mechanisms the paper leaves to FOGSim take their
+ * defaults (routing.reroute, dragonfly.global_misroute = mm, ...:
+ * docs/DRAGONFLY.md). The routing is for the user to choose (min here). */
 static const char *const fuentes2015[] = {
     "network.topology=dragonfly", "dragonfly.p=8", "dragonfly.a=16", "dragonfly.h=8",
     "dragonfly.arrangement=palmtree", "dragonfly.local_latency=10",
@@ -53,7 +57,8 @@ static const char *const fuentes2015[] = {
     "dragonfly.global_vcs=2", "router.vcs=3", "router.buf_flits=32", "router.out_buf_flits=32",
     "router.switching=vct", "router.speedup=2", "router.route_delay=4", "router.xbar_delay=1",
     "router.inject_latency=1", "router.eject_latency=1", "traffic.packet_length=8",
-    "routing.algorithm=min", "steady.warmup=5000", "steady.measure=15000", NULL};
+    "traffic.source_queue=375", "routing.algorithm=min", "steady.warmup=5000",
+    "steady.measure=15000", NULL};
 
 static const struct preset presets[] = {
     {"fuentes2015", "paper 004: the 16,512-node canonical Dragonfly of Table I (VCT, "

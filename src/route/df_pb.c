@@ -1,7 +1,8 @@
 /* PiggyBack (Jiang, Kim, Dally 2009) on a Dragonfly. Every cycle each
  * router marks each of its global links saturated when the phits waiting
  * for it (output buffer, link, next input buffer; all its VCs) exceed
- * twice the mean over the router's h global links; the marks reach the
+ * pb.coef (200) percent of the mean over the router's h global links plus
+ * pb.allowance (5) packets (FOGSim's rule); the marks reach the
  * other routers of the group pb.delay cycles later (piggybacked on
  * packets, modelled as a fixed delay). At the source router a packet
  * takes a Valiant path (random intermediate router outside the source and
@@ -18,12 +19,20 @@
 const struct saturn_param route_pb_params[] = {
     {"pb.threshold", SATURN_PARAM_REAL, "3", -1e6, 1e6, NULL,
      "pb: T of the local comparison q_min H_min > q_val H_val + T, in packets"},
+    {"pb.coef", SATURN_PARAM_REAL, "200", 0, 1e6, NULL,
+     "pb: a global link is marked saturated when the phits waiting for it exceed pb.coef "
+     "percent of the mean over its router's global links plus pb.allowance packets"},
+    {"pb.allowance", SATURN_PARAM_REAL, "5", 0, 1e6, NULL,
+     "pb: packets added to the marking threshold (FOGSim's ugal_global_threshold; 0: a link "
+     "above twice the mean is marked however short its queue)"},
     {"pb.delay", SATURN_PARAM_INT, "10", 0, 100000, NULL,
      "pb: cycles for a router's saturation marks to reach its group (default: one local link)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct pb {
     double threshold;  /* phits */
+    double coef;       /* fraction of the mean */
+    double allowance;  /* phits */
     uint32_t depth;    /* history snapshots kept: delay + 1 */
     uint32_t links;    /* routers * h */
     uint8_t *sat;      /* depth x links marks */
@@ -37,6 +46,9 @@ static int pb_init(void **state, const struct saturn_config *cfg, const struct n
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->threshold = saturn_config_real(cfg, "pb.threshold") *
+                   (double)saturn_config_int(cfg, "traffic.packet_length");
+    s->coef = saturn_config_real(cfg, "pb.coef") / 100.0;
+    s->allowance = saturn_config_real(cfg, "pb.allowance") *
                    (double)saturn_config_int(cfg, "traffic.packet_length");
     s->depth = (uint32_t)saturn_config_int(cfg, "pb.delay") + 1;
     s->links = n->topo.routers * (uint32_t)n->topo.h;
@@ -68,8 +80,9 @@ static void pb_cycle(void *state, const struct net *n)
             occ[j] = df_occupancy(n, r, t->a - 1 + j, 0, n->global_vcs - 1);
             sum += occ[j];
         }
-        for (int j = 0; j < h; j++) /* occ > 2 sum / h */
-            row[(size_t)r * (size_t)h + (size_t)j] = (uint64_t)occ[j] * (uint64_t)h > 2 * sum;
+        double mark = s->coef * (double)sum / h + s->allowance;
+        for (int j = 0; j < h; j++)
+            row[(size_t)r * (size_t)h + (size_t)j] = (double)occ[j] > mark;
     }
 }
 
