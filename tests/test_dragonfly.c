@@ -379,6 +379,8 @@ static void every_routing_is_acyclic(void **state)
     /* olm, base, hybrid and ectn share the plan: every choice explored */
     assert_false(cdg_has_cycle("olm", NULL, 3, false));
     assert_false(cdg_has_cycle("olm", "dragonfly.arrangement=consecutive", 3, false));
+    /* both global misrouting policies (mm, the default, and crg) */
+    assert_false(cdg_has_cycle("olm", "dragonfly.global_misroute=crg", 3, false));
     /* the check can fail: local misrouting without the climbing rule */
     assert_true(cdg_has_cycle("olm", NULL, 3, true));
 }
@@ -462,6 +464,209 @@ static void counters_exact_under_load(void **state)
             check_counters(n, cc);
         }
         test_net_free(n, cfg);
+    }
+}
+
+/* ---- the mechanisms paper 004 leaves to FOGSim ------------------------------ */
+
+/* MM+L: at the source router the options are its other global links; after
+ * a minimal local hop, local hops (on L0, climbing) that commit the packet
+ * to a global link of the next router; there the packet must take one of
+ * that router's global links (G0), never its minimal local port. crg: the
+ * current router's other global links after the local hop too. */
+static void mm_paths(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("base", NULL, &cfg);
+    const struct topo *t = &n->topo;
+    struct df_opts o;
+    df_opts_read(cfg, &o);
+    assert_true(o.mm && o.room && o.reaches && o.blocked); /* the defaults */
+    uint32_t s = 0, d = 3 * (uint32_t)t->a + 2; /* group 0 to group 3 */
+    struct packet p = packet_between(n, s, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, s, t->radix, 0, &p, &plan); /* injected */
+    int mp = df_port_to_router(t, s, d);
+    if (topo_port_class(t, mp) == TOPO_GLOBAL)
+        fail_msg("pick a source that does not own the link");
+    assert_true(plan.global && !plan.mm && !plan.forced);
+    assert_int_equal(plan.nopt, t->h); /* every global port of s */
+    /* one local hop to y, the owner of the minimal global link */
+    uint32_t y;
+    int yin;
+    topo_link(t, s, mp, &y, &yin);
+    df_plan(n, &o, y, yin, 0, &p, &plan);
+    assert_true(plan.mm && !plan.global && !plan.forced);
+    if (!(plan.nopt > 0 && plan.nopt < t->a - 1)) /* climbing: not every local port */
+        fail_msg("y %u (index %d) from %u: %d options", y, df_index(t, y), s, plan.nopt);
+    int a = t->a, x = df_index(t, s), i = df_index(t, y);
+    for (int k = 0; k < plan.nopt; k++) {
+        const struct route_cand *c = &plan.opt[k];
+        assert_int_equal(topo_port_class(t, c->port), TOPO_LOCAL);
+        assert_int_equal(c->vc_lo, 0); /* stays on L0 */
+        int z = df_local_peer(i, c->port);
+        assert_true((i - x + a) % a < (z - i + a) % a);
+    }
+    struct route_result res;
+    struct packet q = p;
+    df_apply(n, y, &plan, 0, &q, &res);
+    assert_true(q.route[1] & DF_MANDATORY);
+    assert_true(q.route[0] == NET_NONE); /* the intermediate group is not known yet */
+    uint32_t z;
+    int zin;
+    topo_link(t, y, res.c[0].port, &z, &zin);
+    df_plan(n, &o, z, zin, res.c[0].vc_lo, &q, &plan);
+    assert_true(plan.forced && plan.global);
+    assert_int_equal(plan.nopt, t->h);
+    for (int k = 0; k < 5; k++) { /* even when "minimal" is chosen */
+        struct packet r2 = q;
+        df_apply(n, z, &plan, -1, &r2, &res);
+        assert_int_equal(topo_port_class(t, res.c[0].port), TOPO_GLOBAL);
+        assert_int_equal(res.c[0].vc_lo, 0);
+        assert_true((r2.misroute & PACKET_MISROUTED_GLOBAL) && !(r2.route[1] & DF_MANDATORY));
+        assert_true(r2.route[0] != df_group(t, z));
+    }
+    /* crg: this router's other global links after the local hop too */
+    o.mm = false;
+    df_plan(n, &o, y, yin, 0, &p, &plan);
+    assert_true(plan.global && !plan.mm);
+    assert_int_equal(plan.nopt, t->h - 1);
+    test_net_free(n, cfg);
+}
+
+/* The counter trigger at its edge: a counter equal to the threshold fires
+ * with contention.trigger = reaches and not with exceeds; a misroute goes
+ * only to options under the threshold, and (misroute_room) open ones. */
+static void trigger_at_threshold(void **state)
+{
+    (void)state;
+    for (int reaches = 0; reaches < 2; reaches++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("base", reaches ? "base.threshold=3" : "contention.trigger=exceeds", &cfg);
+        struct df_base *b = n->rstate;
+        const struct topo *t = &n->topo;
+        if (!reaches)
+            b->th = 3;
+        assert_true(b->o.reaches == (bool)reaches);
+        assert_true(df_fires(&b->o, 3, 3) == (bool)reaches);
+        assert_true(df_fires(&b->o, 4, 3));
+        assert_false(df_fires(&b->o, 2, 3));
+        uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
+        struct packet p = packet_between(n, s, d);
+        p.route[0] = NET_NONE;
+        struct df_plan plan;
+        df_plan(n, &b->o, s, t->radix, 0, &p, &plan);
+        /* two other heads already count for the minimal port: this one is the third */
+        b->cc.count[(size_t)s * (size_t)n->P + (size_t)plan.min_port] = 2;
+        int c = df_contention_choice(&b->cc, &b->o, n, s, t->radix, 0, &p, &plan, 3);
+        assert_int_equal(contention_get(&b->cc, s, plan.min_port), 3);
+        assert_true(reaches ? c >= 0 : c < 0);
+        /* counted once, however often the head is routed */
+        df_contention_choice(&b->cc, &b->o, n, s, t->radix, 0, &p, &plan, 3);
+        assert_int_equal(contention_get(&b->cc, s, plan.min_port), 3);
+        /* every option at the threshold: minimal */
+        b->cc.count[(size_t)s * (size_t)n->P + (size_t)plan.min_port] = 9;
+        for (int k = 0; k < plan.nopt; k++)
+            b->cc.count[(size_t)s * (size_t)n->P + plan.opt[k].port] = 3;
+        assert_true(df_contention_choice(&b->cc, &b->o, n, s, t->radix, 0, &p, &plan, 3) < 0);
+        /* options under it but with no room: minimal with misroute_room */
+        for (int k = 0; k < plan.nopt; k++) {
+            b->cc.count[(size_t)s * (size_t)n->P + plan.opt[k].port] = 0;
+            for (int v = 0; v < n->V; v++)
+                n->ovcs[((size_t)s * (size_t)n->P + plan.opt[k].port) * (size_t)n->V + (size_t)v]
+                    .owner = 0;
+        }
+        assert_true(df_contention_choice(&b->cc, &b->o, n, s, t->radix, 0, &p, &plan, 3) < 0);
+        b->o.room = false;
+        assert_true(df_contention_choice(&b->cc, &b->o, n, s, t->radix, 0, &p, &plan, 3) >= 0);
+        for (int k = 0; k < plan.nopt; k++)
+            for (int v = 0; v < n->V; v++)
+                n->ovcs[((size_t)s * (size_t)n->P + plan.opt[k].port) * (size_t)n->V + (size_t)v]
+                    .owner = -1;
+        memset(b->cc.count, 0, (size_t)t->routers * (size_t)n->P * sizeof *b->cc.count);
+        memset(b->cc.held, -1, (size_t)t->routers * (size_t)n->P * (size_t)n->V);
+        test_net_free(n, cfg);
+    }
+}
+
+/* routing.reroute: a head that waits for an output VC is routed again
+ * every cycle, from the packet as it arrived (last cycle's choice undone),
+ * and its counters stay exact; with once it is routed once per router. */
+static int route_calls;
+static const struct route_ops *wrapped;
+static void counting_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                           struct packet *p, struct route_result *out)
+{
+    route_calls++;
+    wrapped->route(state, n, r, in_port, in_vc, p, out);
+}
+
+static void waiting_heads_rerouted(void **state)
+{
+    (void)state;
+    int calls[2];
+    for (int waiting = 0; waiting < 2; waiting++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("base", waiting ? "base.threshold=2" : "routing.reroute=once", &cfg);
+        assert_true(n->reroute == (bool)waiting);
+        wrapped = n->rops;
+        struct route_ops ops = *n->rops;
+        ops.route = counting_route;
+        n->rops = &ops;
+        route_calls = 0;
+        struct contention *cc = n->rstate;
+        /* every node of group 0 sends to group 1 (ADV+1): heads wait */
+        const struct topo *t = &n->topo;
+        for (int cycle = 0; cycle < 600; cycle++) {
+            if (cycle < 300)
+                for (uint32_t s = 0; s < (uint32_t)t->a * (uint32_t)t->p; s++)
+                    net_packet_new(n, s, s + (uint32_t)t->a * (uint32_t)t->p, 4, true);
+            assert_int_equal(net_step(n), SATURN_OK);
+            check_counters(n, cc);
+        }
+        calls[waiting] = route_calls;
+        n->rops = wrapped;
+        test_net_free(n, cfg);
+    }
+    /* the same packets: with once about one call per router visited */
+    if (calls[1] <= 2 * calls[0])
+        fail_msg("waiting %d route calls, once %d", calls[1], calls[0]);
+}
+
+/* The early saturation of Base under ADV+1 (a group's overflow on the
+ * global links of the router that owns the minimal one) is gone: with the
+ * paper's mechanisms a small network carries 0.4 phits/node/cycle, and
+ * the old combination (decided once, crg, exceeds, any option) saturates. */
+static void base_adv1_not_saturated_early(void **state)
+{
+    (void)state;
+    for (int old = 0; old < 2; old++) {
+        const char *kv[26] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
+                              "dragonfly.h=2", "dragonfly.local_latency=10",
+                              "dragonfly.global_latency=100", "dragonfly.global_buf_flits=256",
+                              "router.vcs=3", "router.buf_flits=32", "router.out_buf_flits=32",
+                              "router.switching=vct", "router.speedup=2", "router.route_delay=4",
+                              "traffic.packet_length=8", "routing.algorithm=base",
+                              "base.threshold=2", "traffic.pattern=adv", "traffic.flit_rate=0.4",
+                              "steady.warmup=2000", "steady.measure=3000",
+                              "steady.drain_max=3000", NULL};
+        if (old) {
+            kv[21] = "routing.reroute=once";
+            kv[22] = "dragonfly.global_misroute=crg";
+            kv[23] = "contention.trigger=exceeds";
+            kv[24] = "dragonfly.misroute_room=false";
+            kv[25] = NULL;
+        }
+        struct saturn_results r = test_run(kv);
+        if (old)
+            assert_true(r.saturated && r.packet_latency.mean > 500);
+        else if (r.saturated || r.measured_delivered != r.measured_packets ||
+                 r.packet_latency.mean > 400 || r.accepted < 0.39)
+            fail_msg("base ADV+1 0.4: accepted %.3f latency %.0f saturated %d", r.accepted,
+                     r.packet_latency.mean, r.saturated);
+        saturn_results_free(&r);
     }
 }
 
@@ -672,6 +877,10 @@ int main(void)
         cmocka_unit_test(every_routing_is_acyclic),
         cmocka_unit_test(base_counts_one_packet),
         cmocka_unit_test(counters_exact_under_load),
+        cmocka_unit_test(mm_paths),
+        cmocka_unit_test(trigger_at_threshold),
+        cmocka_unit_test(waiting_heads_rerouted),
+        cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
         cmocka_unit_test(zero_load_latency),
         cmocka_unit_test(min_adv1_matches_single_link_bound),
