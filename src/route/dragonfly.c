@@ -23,6 +23,9 @@ const struct saturn_param route_dragonfly_params[] = {
     {"olm.trigger", SATURN_PARAM_ENUM, "blocked", 0, 0, olm_trigger_names,
      "olm, hybrid: the occupancy comparison is made only when the minimal output cannot take "
      "the packet now (blocked: FOGSim's credit trigger) or at every decision (always)"},
+    {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
+     "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
+     "(FOGSim's ThMin; the paper gives no value)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
@@ -31,6 +34,7 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
     o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
     o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
+    o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
 }
 
 bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len)
@@ -435,6 +439,8 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
     if (o->blocked && df_cand_open(n, r, &plan->min, p->len))
         return -1;
     double qmin = occupancy_frac(n, r, &plan->min);
+    if (qmin < o->min_occ)
+        return -1;
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
         ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin &&

@@ -48,6 +48,7 @@ struct df_opts {
                        section VI-A's th <= p); exceeds: counter > threshold */
     bool blocked;   /* olm.trigger = blocked: the occupancy trigger (OLM, Hybrid) only
                        when the minimal output cannot take the packet now */
+    double min_occ;  /* olm.min_occupancy / 100: ... and is at least this full */
 };
 extern const struct saturn_param route_dragonfly_params[];
 void df_opts_read(const struct saturn_config *cfg, struct df_opts *o);
