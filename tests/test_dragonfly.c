@@ -591,6 +591,47 @@ static void trigger_at_threshold(void **state)
     }
 }
 
+/* OLM's trigger: with olm.trigger = blocked no misroute while the minimal
+ * output can take the packet, whatever the occupancies; once it cannot, the
+ * options below olm.threshold percent of its occupancy (and open), unless
+ * the minimal output is below olm.min_occupancy. */
+static void olm_trigger_blocked(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("olm", NULL, &cfg);
+    const struct topo *t = &n->topo;
+    struct df_opts o;
+    df_opts_read(cfg, &o);
+    uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
+    struct packet p = packet_between(n, s, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, s, t->radix, 0, &p, &plan);
+    size_t gp = (size_t)s * (size_t)n->P + (size_t)plan.min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    /* the minimal output's VCs hold 3/4 of their credits' worth elsewhere */
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
+    assert_true(df_cand_open(n, s, &plan.min, p.len));
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1); /* not blocked */
+    o.blocked = false;
+    assert_true(df_occupancy_choice(n, &o, s, &plan, &p, 50) >= 0); /* always: misroutes */
+    o.blocked = true;
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = 0; /* taken: the packet cannot go now */
+    assert_false(df_cand_open(n, s, &plan.min, p.len));
+    int c = df_occupancy_choice(n, &o, s, &plan, &p, 50);
+    assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    o.min_occ = 0.9; /* the minimal output is 75 % full: below the minimum */
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++) {
+        mv[v].owner = -1;
+        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap;
+    }
+    test_net_free(n, cfg);
+}
+
 /* routing.reroute: a head that waits for an output VC is routed again
  * every cycle, from the packet as it arrived (last cycle's choice undone),
  * and its counters stay exact; with once it is routed once per router. */
@@ -879,6 +920,7 @@ int main(void)
         cmocka_unit_test(counters_exact_under_load),
         cmocka_unit_test(mm_paths),
         cmocka_unit_test(trigger_at_threshold),
+        cmocka_unit_test(olm_trigger_blocked),
         cmocka_unit_test(waiting_heads_rerouted),
         cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
