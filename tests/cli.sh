@@ -51,6 +51,16 @@ contains run-json "$tmp/r.json" '"saturn":'
 check quiet 0 "$bin" run $small -q
 [ -s "$tmp/out" ] && { fail=$((fail + 1)); echo "FAIL quiet: printed output"; } || pass=$((pass + 1))
 
+# Output paths are checked before the run: a directory, a missing folder or
+# two outputs on one file are exit 2 at once, and nothing is written.
+check out-dir 2 "$bin" run $small steady.measure=100000000 --json "$tmp"
+contains out-dir "$tmp/err" "is a directory"
+check out-missing 2 "$bin" run $small steady.measure=100000000 --series "$tmp/no/such.csv" --json "$tmp/ok.json"
+contains out-missing "$tmp/err" "cannot write in '$tmp/no'"
+[ -e "$tmp/ok.json" ] && { fail=$((fail + 1)); echo "FAIL out-missing: wrote ok.json"; } || pass=$((pass + 1))
+check out-twice 2 "$bin" run $small --json "$tmp/x.json" --by-generation "$tmp/x.json"
+contains out-twice "$tmp/err" "both write"
+
 # Same seed, same record (but for the run's own time and memory).
 "$bin" run $small sim.seed=5 --json "$tmp/a.json" -q
 "$bin" run $small sim.seed=5 --json "$tmp/b.json" -q

@@ -3,7 +3,58 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/stat.h>
+
 #include "cli/cli.h"
+
+/* An output path that cannot be written is an input error found before
+ * the simulation runs (not after it): a directory in its place, a missing
+ * or unwritable folder, or the same file for two outputs. */
+static int check_output(const char *opt, const char *path, const char *const *others,
+                        const char *const *other_opts, int nothers)
+{
+    if (!path)
+        return 0;
+    struct stat st;
+    if (!*path || (stat(path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        fprintf(stderr, "saturn: error: %s '%s': is %s; give a file name\n", opt, path,
+                *path ? "a directory" : "empty");
+        return EXIT_BAD_INPUT;
+    }
+    for (int i = 0; i < nothers; i++)
+        if (others[i] && strcmp(others[i], path) == 0) {
+            fprintf(stderr, "saturn: error: %s and %s both write '%s'; give two files\n",
+                    other_opts[i], opt, path);
+            return EXIT_BAD_INPUT;
+        }
+    char *dir = strdup(path);
+    if (!dir)
+        return 1;
+    char *slash = strrchr(dir, '/');
+    const char *d = slash ? (slash == dir ? "/" : (*slash = 0, dir)) : ".";
+    int rc = 0;
+    if (access(d, W_OK | X_OK) != 0) {
+        fprintf(stderr, "saturn: error: %s '%s': cannot write in '%s': %s\n", opt, path, d,
+                strerror(errno));
+        rc = EXIT_BAD_INPUT;
+    }
+    free(dir);
+    return rc;
+}
+
+static int check_outputs(const struct cli_args *a)
+{
+    const char *const paths[] = {a->json_path, a->csv_path, a->series_path,
+                                 a->links_path, a->chart_path, a->gen_path};
+    const char *const opts[] = {"--json", "--csv", "--series", "--links", "--chart",
+                                "--by-generation"};
+    for (int i = 0; i < 6; i++) {
+        int rc = check_output(opts[i], paths[i], paths, opts, i);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
 
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
 {
@@ -81,7 +132,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         if (w[0] != '-' && strchr(w, '=') && saturn_config_apply_arg(a->cfg, w, &err))
             return cli_fail(&err);
     }
-    return 0;
+    return check_outputs(a);
 }
 
 void cli_free(struct cli_args *a) { saturn_config_free(a->cfg); }
