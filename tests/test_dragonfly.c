@@ -629,6 +629,26 @@ static void olm_trigger_blocked(void **state)
         mv[v].owner = -1;
         mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap;
     }
+    /* The congested restriction: at y, the owner of the minimal global
+     * link, the trigger fires only when that link stands out among y's
+     * global links (occupancy > 150 % of their mean + 5 packets). */
+    o.min_occ = 0;
+    uint32_t y;
+    int yin;
+    topo_link(t, s, plan.min_port, &y, &yin);
+    df_plan(n, &o, y, yin, 0, &p, &plan);
+    assert_true(plan.mm && topo_port_class(t, plan.min_port) == TOPO_GLOBAL);
+    for (int j = 0; j < t->h; j++) { /* every global link of y equally busy, the minimal blocked */
+        size_t g2 = (size_t)y * (size_t)n->P + (size_t)(t->a - 1 + j);
+        for (int v = 0; v < n->global_vcs; v++) {
+            n->ovcs[g2 * (size_t)n->V + (size_t)v].credits = 0;
+            n->ovcs[g2 * (size_t)n->V + (size_t)v].ob_space = 0;
+        }
+    }
+    assert_false(df_cand_open(n, y, &plan.min, p.len));
+    assert_int_equal(df_occupancy_choice(n, &o, y, &plan, &p, 1000), -1); /* not congested */
+    o.cong_coef = o.cong_allow = 0; /* restriction off: local options are emptier */
+    assert_true(df_occupancy_choice(n, &o, y, &plan, &p, 1000) >= 0);
     test_net_free(n, cfg);
 }
 

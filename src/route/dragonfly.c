@@ -26,6 +26,13 @@ const struct saturn_param route_dragonfly_params[] = {
     {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
      "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
      "(FOGSim's ThMin; the paper gives no value)"},
+    {"olm.congested_coef", SATURN_PARAM_REAL, "150", 0, 1e6, NULL,
+     "olm, hybrid: in the source group the occupancy trigger misroutes a packet whose minimal "
+     "output is a global link only when that link is congested: its phits waiting exceed "
+     "this percent of the mean over the router's global links plus olm.congested_allowance "
+     "packets (FOGSim's VcMisroutingCongestedRestriction; 0 with allowance 0: off)"},
+    {"olm.congested_allowance", SATURN_PARAM_REAL, "5", 0, 1e6, NULL,
+     "olm, hybrid: packets added to the congested-link test (olm.congested_coef)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
@@ -35,6 +42,9 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
     o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
+    o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
+    o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
+                    (double)saturn_config_int(cfg, "traffic.packet_length");
 }
 
 bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len)
@@ -308,8 +318,9 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
         /* mm: committed by the local hop here to one of this router's
          * global links (G0; the intermediate and destination groups follow) */
         plan->global = plan->forced = true;
+        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
         for (int j = 0; j < t->h; j++)
-            plan->opt[plan->nopt++] = df_vcs(n, t->a - 1 + j, DF_ORDER_OLM, arrival, false, "LGL");
+            plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)(t->a - 1 + j), c.vc_lo, c.vc_hi};
         return;
     }
     if (mid == NET_NONE && g == gs && g != gd && arrival < 1) {
@@ -319,11 +330,13 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
              * ((i - x) mod a < (z - i) mod a) so that L0 stays acyclic */
             int a = t->a, x = df_local_peer(i, in_port);
             plan->mm = true;
+            /* every option of a plan is of one link class: one VC range */
+            const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, true, "GLGL");
             for (int q = 0; q < a - 1; q++) {
                 int z = df_local_peer(i, q);
                 if (q == mp || (i - x + a) % a >= (z - i + a) % a)
                     continue;
-                plan->opt[plan->nopt++] = df_vcs(n, q, DF_ORDER_OLM, arrival, true, "GLGL");
+                plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
             }
             return;
         }
@@ -331,10 +344,11 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
          * local hop: any other global port of this router (G0: the
          * intermediate group and the destination group follow) */
         plan->global = true;
+        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
             if (port != mp)
-                plan->opt[plan->nopt++] = df_vcs(n, port, DF_ORDER_OLM, arrival, false, "LGL");
+                plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)port, c.vc_lo, c.vc_hi};
         }
         return;
     }
@@ -342,12 +356,12 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
         /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a;
          * the second hop may stay on the first one's VC */
         int a = t->a, z = df_local_peer(i, mp);
-        const char *lrest = g == gd ? "" : "GL";
+        const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, false, g == gd ? "" : "GL");
         for (int q = 0; q < a - 1; q++) {
             int y = df_local_peer(i, q);
             if (q == mp || (y - i + a) % a >= (z - y + a) % a)
                 continue;
-            plan->opt[plan->nopt++] = df_vcs(n, q, DF_ORDER_OLM, arrival, false, lrest);
+            plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
         }
     }
 }
@@ -441,6 +455,21 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
     double qmin = occupancy_frac(n, r, &plan->min);
     if (qmin < o->min_occ)
         return -1;
+    const struct topo *t = &n->topo;
+    if ((plan->global || plan->mm) && !plan->forced && (o->cong_coef > 0 || o->cong_allow > 0) &&
+        topo_port_class(t, plan->min_port) == TOPO_GLOBAL) {
+        /* FOGSim's congested restriction: the minimal global link must stand
+         * out among this router's global links */
+        double sum = 0, mine = 0;
+        for (int j = 0; j < t->h; j++) {
+            double q = df_occupancy(n, r, t->a - 1 + j, 0, n->global_vcs - 1);
+            sum += q;
+            if (t->a - 1 + j == plan->min_port)
+                mine = q;
+        }
+        if (mine <= o->cong_coef * sum / t->h + o->cong_allow)
+            return -1;
+    }
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
         ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin &&

@@ -49,6 +49,8 @@ struct df_opts {
     bool blocked;   /* olm.trigger = blocked: the occupancy trigger (OLM, Hybrid) only
                        when the minimal output cannot take the packet now */
     double min_occ;  /* olm.min_occupancy / 100: ... and is at least this full */
+    double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
+                                     group must exceed cong_coef x mean + cong_allow phits */
 };
 extern const struct saturn_param route_dragonfly_params[];
 void df_opts_read(const struct saturn_config *cfg, struct df_opts *o);
