@@ -1,5 +1,7 @@
 /* Dimension-order routing: ports and VC classes along hand-worked paths. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "net/net.h"
@@ -85,6 +87,105 @@ static void cumulative_counts_crossings(void **state)
     walk(kv, 5, 2, minus, 4);
 }
 
+/* BookSim's rule (routing.dateline = entry), the hand-worked cases of
+ * experiments/booksim-validation/BOOKSIM.md on a ring of 8 with 2 VCs:
+ * 6 -> 1 goes + (6 > 1: class 1 on all three hops, before the wrap too);
+ * 1 -> 6 goes - through the wrap 0 -> 7 (1 < 6: class 0 throughout);
+ * 3 -> 5 goes + (class 0). On 8x8, the class is chosen again in y. */
+static void entry_rule_is_booksims(void **state)
+{
+    (void)state;
+    const char *const kv[] = {"network.k=8", "network.n=1", "router.vcs=2",
+                              "routing.dateline=entry", NULL};
+    const struct hop a[] = {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {2, 0, 1}};
+    walk(kv, 6, 1, a, 4);
+    const struct hop b[] = {{1, 0, 0}, {1, 0, 0}, {1, 0, 0}, {2, 0, 1}};
+    walk(kv, 1, 6, b, 4);
+    const struct hop c[] = {{0, 0, 0}, {0, 0, 0}, {2, 0, 1}};
+    walk(kv, 3, 5, c, 3);
+    /* (6,1) -> (1,3) on 8x8 with 4 VCs: x + class 1 (VCs 2-3), y + class 0 (0-1) */
+    const char *const kv2[] = {"network.k=8", "router.vcs=4", "routing.dateline=entry", NULL};
+    const struct hop d[] = {{0, 2, 3}, {0, 2, 3}, {0, 2, 3}, {2, 0, 1}, {2, 0, 1}, {4, 0, 3}};
+    walk(kv2, 6 + 8, 1 + 3 * 8, d, 6);
+}
+
+/* Every DOR scheme's channel dependency graph (channel = router, port, VC
+ * class) over all pairs is acyclic on rings of 4 to 9 and a 5x4 torus; and
+ * the check can fail (no datelines, rings of 5 and more). */
+static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dims)
+{
+    const char *const kv[] = {k, n_dims, "router.vcs=3", dateline, "debug.allow_deadlock=true",
+                              "routing.tie=parity", NULL};
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct net n;
+    if (net_create(&n, c, 1, &err))
+        fail_msg("%s", err.msg);
+    const uint32_t R = n.topo.routers, P = (uint32_t)n.P, V = (uint32_t)n.V;
+    const size_t nch = (size_t)R * P * V;
+    uint8_t *edge = calloc(nch * nch, 1);
+    for (uint32_t s = 0; s < R; s++)
+        for (uint32_t d = 0; d < R; d++) {
+            if (s == d)
+                continue;
+            uint32_t pid = net_packet_new(&n, s, d, 1, false);
+            struct packet *p = net_packet(&n, pid);
+            uint32_t r = s;
+            int in_port = n.topo.radix;
+            long prev = -1;
+            while (r != d) {
+                struct route_result out;
+                n.rops->route(n.rstate, &n, r, in_port, 0, p, &out);
+                size_t ch = ((size_t)r * P + out.c[0].port) * V + out.c[0].vc_lo;
+                if (prev >= 0)
+                    edge[(size_t)prev * nch + ch] = 1;
+                prev = (long)ch;
+                uint32_t fr;
+                int fp;
+                topo_link(&n.topo, r, out.c[0].port, &fr, &fp);
+                r = fr;
+                in_port = fp;
+            }
+        }
+    /* cycle search: repeatedly strip channels with no incoming edge */
+    uint32_t *indeg = calloc(nch, sizeof *indeg);
+    for (size_t x = 0; x < nch; x++)
+        for (size_t y = 0; y < nch; y++)
+            indeg[y] += edge[x * nch + y];
+    size_t removed = 0;
+    bool *gone = calloc(nch, 1);
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t x = 0; x < nch; x++)
+            if (!gone[x] && indeg[x] == 0) {
+                gone[x] = true;
+                removed++;
+                again = true;
+                for (size_t y = 0; y < nch; y++)
+                    indeg[y] -= edge[x * nch + y];
+            }
+    }
+    free(gone);
+    free(indeg);
+    free(edge);
+    net_destroy(&n);
+    saturn_config_free(c);
+    return removed < nch;
+}
+
+static void dor_schemes_acyclic(void **state)
+{
+    (void)state;
+    const char *const ks[] = {"network.k=4", "network.k=5", "network.k=8", "network.k=9"};
+    for (int i = 0; i < 4; i++) {
+        assert_false(dor_cdg_cycle("routing.dateline=entry", ks[i], "network.n=1"));
+        assert_false(dor_cdg_cycle("routing.dateline=classic", ks[i], "network.n=1"));
+        if (i > 0) /* a ring of 4 with parity ties: paths of 2 hops cannot close it */
+            assert_true(dor_cdg_cycle("routing.dateline=none", ks[i], "network.n=1"));
+    }
+    assert_false(dor_cdg_cycle("routing.dateline=entry", "network.k=5,4", "network.n=2"));
+}
+
 static void mesh_never_wraps(void **state)
 {
     (void)state;
@@ -144,6 +245,8 @@ int main(void)
         cmocka_unit_test(classic_wraps_to_class_one),
         cmocka_unit_test(classic_resets_per_dimension),
         cmocka_unit_test(cumulative_counts_crossings),
+        cmocka_unit_test(entry_rule_is_booksims),
+        cmocka_unit_test(dor_schemes_acyclic),
         cmocka_unit_test(mesh_never_wraps),
         cmocka_unit_test(random_tie_goes_both_ways),
         cmocka_unit_test(scheme_needs_enough_vcs),

@@ -10,6 +10,12 @@
  *              VC 0 and moves up one VC at every dateline it crosses, in any
  *              dimension. A minimal route crosses at most one per dimension,
  *              so n dimensions need n + 1 VCs (3 for 2D).
+ *   entry      (BookSim 2's dim_order): the class is chosen when the packet
+ *              enters a ring and kept for the whole ring: class 1 when its
+ *              coordinate there is above the destination's (going + that
+ *              means it will wrap; going -, that it will not), else 0.
+ *              Minimal paths never go more than halfway round, so neither
+ *              class closes a ring. Needs 2 VCs.
  * With more VCs than classes, class c owns an even share of the VCs
  * (a range the VC allocator chooses from). A packet takes a dateline's
  * class on the hop that crosses it. Ties (distance exactly k/2) go the
@@ -20,7 +26,7 @@
 #include "net/net.h"
 #include "route/route.h"
 
-enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE };
+enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY };
 
 enum tie { TIE_POSITIVE, TIE_RANDOM, TIE_PARITY };
 
@@ -110,6 +116,8 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     int done = dir > 0 ? ((c - sc) % k + k) % k : ((sc - c) % k + k) % k;
     if (s->dl == DL_CLASSIC)
         cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
+    else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
+        cls = sc > g;
     else if (s->dl == DL_CUMULATIVE)
         cls += crossings(sc, done + 1, dir, t->k[d], true);
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
@@ -137,7 +145,8 @@ static void dor_at_source(void *state, const struct net *n, struct packet *p,
     }
 }
 
-static const char *const dateline_names[] = {"auto", "classic", "cumulative", "none", NULL};
+static const char *const dateline_names[] = {"auto", "classic", "cumulative", "none", "entry",
+                                             NULL};
 static const char *const tie_names[] = {"positive", "random", "parity", NULL};
 
 static int dor_init(void **state, const struct saturn_config *cfg,
@@ -160,12 +169,16 @@ static int dor_init(void **state, const struct saturn_config *cfg,
         return saturn_config_fail(cfg, "routing.dateline", err,
                                   "DOR on a torus without datelines can deadlock; "
                                   "use classic (2 VCs) or cumulative (n+1 VCs)");
-    s->classes = s->dl == DL_CLASSIC ? 2 : s->dl == DL_CUMULATIVE ? n->topo.n + 1 : 1;
+    s->classes = s->dl == DL_CLASSIC || s->dl == DL_ENTRY ? 2
+                 : s->dl == DL_CUMULATIVE            ? n->topo.n + 1
+                                                     : 1;
     if (n->Vd < s->classes && !saturn_config_bool(cfg, "debug.allow_deadlock"))
         return saturn_config_fail(cfg, "router.vcs", err,
                                   "too few VCs for DOR with %s datelines on a %d-D torus: "
                                   "needs at least %d to be deadlock-free",
-                                  s->dl == DL_CLASSIC ? "classic" : "cumulative",
+                                  s->dl == DL_CLASSIC ? "classic"
+                                  : s->dl == DL_ENTRY ? "entry"
+                                                      : "cumulative",
                                   n->topo.n, s->classes);
     if (n->Vd < s->classes)
         s->classes = n->Vd;
@@ -184,8 +197,10 @@ const struct route_ops route_dor = {
 
 const struct saturn_param route_dor_params[] = {
     {"routing.dateline", SATURN_PARAM_ENUM, "auto", 0, 0, dateline_names,
-     "torus VC scheme for DOR: classic (2 classes per dimension), cumulative "
-     "(datelines at 0 and k/2, n+1 VCs), none; auto = classic on a torus, none on a mesh"},
+     "torus VC scheme for DOR: classic (2 classes per dimension, class 1 from the wrap link "
+     "on), cumulative (datelines at 0 and k/2, n+1 VCs), entry (BookSim's dim_order: the "
+     "class is chosen on entering a ring, 1 when the coordinate is above the destination's, "
+     "and kept for the ring; 2 VCs), none; auto = classic on a torus, none on a mesh"},
     {"routing.tie", SATURN_PARAM_ENUM, "positive", 0, 0, tie_names,
      "direction when a torus distance is exactly k/2: positive; random per packet; parity "
      "(- when the source's coordinate in that dimension is odd: balanced and deterministic)"},
