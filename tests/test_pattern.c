@@ -184,6 +184,29 @@ static void test_torn(void **state)
     assert_int_equal(dest_of(kv, 1023), 15);
 }
 
+/* traffic.uniform_self (BookSim's uniform): every node, the source too,
+ * 1/16 each on 4x4; and a run with it delivers the self-addressed packets. */
+static void test_uniform_self(void **state)
+{
+    (void)state;
+    const char *kv[] = {"network.k=4", "traffic.uniform_self=true", NULL};
+    struct bench b;
+    struct rng r;
+    bench_open(&b, kv, 1);
+    rng_seed(&r, 7, 0);
+    int count[16] = {0};
+    for (int i = 0; i < 32000; i++)
+        count[pattern_dest(&b.p, 5, &r)]++;
+    for (uint32_t d = 0; d < 16; d++) /* 2000 expected each; sigma ~ 43 */
+        assert_in_range(count[d], 1700, 2300);
+    bench_close(&b);
+    struct saturn_results res = test_run((const char *const[]){
+        "network.k=4", "traffic.uniform_self=true", "traffic.flit_rate=0.2", "steady.warmup=200",
+        "steady.measure=600", "sim.check_invariants=true", NULL});
+    assert_true(res.measured_delivered == res.measured_packets && res.measured_packets > 0);
+    saturn_results_free(&res);
+}
+
 static void test_uniform(void **state)
 {
     (void)state;
@@ -454,6 +477,7 @@ int main(void)
         cmocka_unit_test(test_tornado),
         cmocka_unit_test(test_torn),
         cmocka_unit_test(test_uniform),
+        cmocka_unit_test(test_uniform_self),
         cmocka_unit_test(test_hotspot),
         cmocka_unit_test(test_randperm),
         cmocka_unit_test(test_randpair),

@@ -46,6 +46,9 @@ const struct saturn_param pattern_params[] = {
      "the hot node of pattern=hotspot"},
     {"traffic.hotspot_fraction", SATURN_PARAM_REAL, "0.1", 0, 1, NULL,
      "share of packets sent to the hot node (pattern=hotspot)"},
+    {"traffic.uniform_self", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "pattern = uniform: the source itself is a possible destination (BookSim 2's uniform; "
+     "such a packet goes in and out of its router, 0 hops)"},
     {"traffic.distance", SATURN_PARAM_INT, "2", 1, 1 << 20, NULL,
      "minimal hop count of every destination (pattern=distance)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -137,6 +140,8 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
     uint32_t mask = p->bits ? (uint32_t)((1ULL << p->bits) - 1) : 0;
     switch (p->kind) {
     case PAT_UNIFORM:
+        if (p->uniform_self) /* BookSim's uniform: any node, the source too */
+            return (uint32_t)rng_below(r, p->nodes);
         return uniform_other(p, src, r);
     case PAT_TRANSPOSE: {
         uint32_t router = topo_node_router(t, src), dest = 0;
@@ -332,6 +337,7 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     p->hot_fraction = saturn_config_real(cfg, "traffic.hotspot_fraction");
     p->distance = (int)saturn_config_int(cfg, "traffic.distance");
     p->adv_fraction = saturn_config_real(cfg, "traffic.adv_fraction");
+    p->uniform_self = saturn_config_bool(cfg, "traffic.uniform_self");
     bool dragonfly = t->kind == TOPO_DRAGONFLY;
     if (dragonfly) {
         int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");

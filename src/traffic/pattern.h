@@ -43,6 +43,7 @@ struct pattern {
     int distance;
     uint32_t adv_shift;  /* ADV+i: i mod the number of groups */
     double adv_fraction; /* MIXED: f */
+    bool uniform_self;   /* UNIFORM: the source may be drawn (traffic.uniform_self) */
 };
 
 /* seed: the run's seed; fixed random tables (randperm, randpair) draw
