@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "net/net.h"
+#include "saturn/io.h"
 #include "support.h"
 
 struct hop {
@@ -186,6 +187,39 @@ static void dor_schemes_acyclic(void **state)
     assert_false(dor_cdg_cycle("routing.dateline=entry", "network.k=5,4", "network.n=2"));
 }
 
+/* --preset booksim-iq: a lone 16-flit packet over H hops takes 22 + 5H
+ * cycles from its creation (BookSim's iq router with its defaults), on a
+ * mesh and on a torus with 1-cycle links. */
+static void booksim_iq_zero_load(void **state)
+{
+    (void)state;
+    for (int mesh = 0; mesh < 2; mesh++) {
+        struct saturn_config *c = saturn_config_new();
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_config_preset(c, "booksim-iq", &err), SATURN_OK);
+        assert_int_equal(saturn_config_apply_arg(c, "network.k=8", &err), SATURN_OK);
+        if (mesh)
+            assert_int_equal(saturn_config_apply_arg(c, "network.topology=mesh", &err), SATURN_OK);
+        struct net n;
+        if (net_create(&n, c, 1, &err))
+            fail_msg("%s", err.msg);
+        const uint32_t L = 16;
+        const uint32_t pairs[][3] = {{0, 3 + 8 * 2, 5}, {9, 9 + 1, 1}, {0, 7 + 8 * 7, mesh ? 14 : 2}};
+        for (int i = 0; i < 3; i++) {
+            uint64_t t0 = n.now;
+            uint32_t pid = net_packet_new(&n, pairs[i][0], pairs[i][1], L, true);
+            while (n.pk[pid].rx < L)
+                assert_int_equal(net_step(&n), SATURN_OK);
+            uint64_t lat = n.now - 1 - t0;
+            if (lat != 22 + 5 * pairs[i][2])
+                fail_msg("%s, %u hops: %llu cycles, expected %u", mesh ? "mesh" : "torus",
+                         pairs[i][2], (unsigned long long)lat, 22 + 5 * pairs[i][2]);
+        }
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+}
+
 static void mesh_never_wraps(void **state)
 {
     (void)state;
@@ -247,6 +281,7 @@ int main(void)
         cmocka_unit_test(cumulative_counts_crossings),
         cmocka_unit_test(entry_rule_is_booksims),
         cmocka_unit_test(dor_schemes_acyclic),
+        cmocka_unit_test(booksim_iq_zero_load),
         cmocka_unit_test(mesh_never_wraps),
         cmocka_unit_test(random_tie_goes_both_ways),
         cmocka_unit_test(scheme_needs_enough_vcs),

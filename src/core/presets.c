@@ -37,6 +37,26 @@ static const char *const levitin2019[] = {
     "steady.warmup=50000", "steady.measure=0",
     NULL};
 
+/* BookSim 2's default input-queued router (iq_router with
+ * booksim_config.cpp's defaults; experiments/booksim-validation/BOOKSIM.md):
+ * a head spends 4 cycles in a router (routing, VC allocation, switch
+ * allocation, switch traversal: route_delay 3 + xbar_delay 1) and body
+ * flits stream behind it; 1-cycle inject and eject channels after a cycle
+ * in the source (BookSim counts from creation: inject_latency 2); 16 VCs
+ * of 8 flits; DOR with BookSim's ring-entry VC classes, uniform traffic
+ * that may pick the source. A credit is usable 1 cycle after the slot
+ * frees (BookSim: credit_delay 0 over a 1-cycle credit channel). So a
+ * lone P-flit packet over H hops of 1-cycle links takes
+ * 2 + 1 + 4 (H + 1) + H + (P - 1) = 22 + 5H cycles for P = 16 (BookSim's
+ * torus links are 2 cycles unless use_noc_latency = 0: set
+ * router.link_latency = 2 to match). Allocators differ (BookSim: iSLIP). */
+static const char *const booksim_iq[] = {
+    "router.vcs=16", "router.buf_flits=8", "router.switching=wormhole",
+    "router.route_delay=3", "router.xbar_delay=1", "router.link_latency=1",
+    "router.credit_delay=1", "router.inject_latency=2", "router.eject_latency=1",
+    "routing.algorithm=dor", "routing.dateline=entry", "routing.tie=random",
+    "traffic.uniform_self=true", NULL};
+
 /* Fuentes et al. (paper 004, Table I): the canonical Dragonfly p = 8,
  * a = 16, h = 8 (129 groups, 16,512 nodes), palmtree global links;
  * input-output-buffered routers with a 5-cycle pipeline (4 cycles of
@@ -65,6 +85,10 @@ static const struct preset presets[] = {
                     "input-output-buffered 5-cycle routers, 10/100-cycle links); choose "
                     "routing.algorithm and traffic; dragonfly.p/a/h for a smaller one",
      fuentes2015},
+    {"booksim-iq", "BookSim 2's default iq router timing (4 cycles per router, 22 + 5H for "
+                   "16 flits), 16 VCs x 8 flits, DOR with its ring-entry VC classes, uniform "
+                   "including the source; any k-ary n-cube",
+     booksim_iq},
     {"levitin2019", "paper 002: torus, VCT with unlimited output storage, table-driven minimal "
                     "adaptive routing, fixed-distance traffic (Levitin & Rykalova 2019)",
      levitin2019},

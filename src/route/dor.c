@@ -161,6 +161,8 @@ static int dor_init(void **state, const struct saturn_config *cfg,
     bool torus = n->topo.kind == TOPO_TORUS;
     if (s->dl == DL_AUTO)
         s->dl = torus ? DL_CLASSIC : DL_NONE;
+    if (!torus && s->dl == DL_ENTRY) /* BookSim's mesh dim_order: every VC, no classes */
+        s->dl = DL_NONE;
     if (!torus && s->dl != DL_NONE)
         return saturn_config_fail(cfg, "routing.dateline", err,
                                   "datelines apply to a torus; a mesh is deadlock-free "
