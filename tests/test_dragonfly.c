@@ -629,9 +629,9 @@ static void olm_trigger_blocked(void **state)
         mv[v].owner = -1;
         mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap;
     }
-    /* The congested restriction: at y, the owner of the minimal global
-     * link, the trigger fires only when that link stands out among y's
-     * global links (occupancy > 150 % of their mean + 5 packets). */
+    /* The congested restriction (olm.congested_*): at y, the owner of the
+     * minimal global link, the trigger fires only when that link stands out
+     * among y's global links (occupancy > 150 % of their mean + 5 packets). */
     o.min_occ = 0;
     uint32_t y;
     int yin;
@@ -646,6 +646,8 @@ static void olm_trigger_blocked(void **state)
         }
     }
     assert_false(df_cand_open(n, y, &plan.min, p.len));
+    o.cong_coef = 1.5; /* FOGSim's 150 % and 5 packets (off by default) */
+    o.cong_allow = 5.0 * p.len;
     assert_int_equal(df_occupancy_choice(n, &o, y, &plan, &p, 1000), -1); /* not congested */
     o.cong_coef = o.cong_allow = 0; /* restriction off: local options are emptier */
     assert_true(df_occupancy_choice(n, &o, y, &plan, &p, 1000) >= 0);

@@ -26,12 +26,13 @@ const struct saturn_param route_dragonfly_params[] = {
     {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
      "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
      "(FOGSim's ThMin; the paper gives no value)"},
-    {"olm.congested_coef", SATURN_PARAM_REAL, "150", 0, 1e6, NULL,
+    {"olm.congested_coef", SATURN_PARAM_REAL, "0", 0, 1e6, NULL,
      "olm, hybrid: in the source group the occupancy trigger misroutes a packet whose minimal "
      "output is a global link only when that link is congested: its phits waiting exceed "
      "this percent of the mean over the router's global links plus olm.congested_allowance "
-     "packets (FOGSim's VcMisroutingCongestedRestriction; 0 with allowance 0: off)"},
-    {"olm.congested_allowance", SATURN_PARAM_REAL, "5", 0, 1e6, NULL,
+     "packets (FOGSim's VcMisroutingCongestedRestriction, 150 and 5 there; 0 and 0: off, the "
+     "paper's OLM, which misroutes whenever the occupancy comparison holds)"},
+    {"olm.congested_allowance", SATURN_PARAM_REAL, "0", 0, 1e6, NULL,
      "olm, hybrid: packets added to the congested-link test (olm.congested_coef)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
