@@ -132,17 +132,20 @@ static const char *const small_df[] = {"network.topology=dragonfly", "dragonfly.
                                        "router.buf_flits=16", "dragonfly.global_buf_flits=16",
                                        "traffic.packet_length=4"};
 
+/* extra: key=value overrides separated by spaces (or NULL). */
 static struct net *small_net(const char *routing, const char *extra, struct saturn_config **cfg)
 {
-    const char *kv[16];
+    const char *kv[24];
     size_t k = 0;
     for (; k < sizeof small_df / sizeof small_df[0]; k++)
         kv[k] = small_df[k];
-    char word[64];
+    char word[64], words[256];
     snprintf(word, sizeof word, "routing.algorithm=%s", routing);
     kv[k++] = word;
-    if (extra)
-        kv[k++] = extra;
+    snprintf(words, sizeof words, "%s", extra ? extra : "");
+    for (char *save = NULL, *w = strtok_r(words, " ", &save); w && k < 23;
+         w = strtok_r(NULL, " ", &save))
+        kv[k++] = w;
     kv[k] = NULL;
     return test_net(kv, cfg);
 }
@@ -654,6 +657,37 @@ static void olm_trigger_blocked(void **state)
     test_net_free(n, cfg);
 }
 
+/* PiggyBack's marks (pb.marks): a global link whose phits wait only on
+ * global VC 1 (the second global hop of Valiant packets) is marked when
+ * the marks count every VC, not when they count VC 0 (minimal packets'
+ * VC, FOGSim's test). Seen through the source decision, with the UGAL
+ * comparison off and the marks visible at once. */
+static void pb_marks_count_vc0_or_all(void **state)
+{
+    (void)state;
+    for (int all = 0; all < 2; all++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("pb", all ? "pb.delay=0 pb.threshold=1e5 pb.coef=100 "
+                                              "pb.allowance=0 pb.marks=all"
+                                            : "pb.delay=0 pb.threshold=1e5 pb.coef=100 "
+                                              "pb.allowance=0 pb.marks=vc0",
+                                  &cfg);
+        const struct topo *t = &n->topo;
+        uint32_t s = 0, gd = df_group(t, 0) + 1;
+        uint32_t k = df_link_to(t, df_group(t, s), gd);
+        assert_int_equal(k / (uint32_t)t->h, 0); /* router 0 holds the minimal link */
+        size_t gp = (size_t)s * (size_t)n->P + (size_t)(t->a - 1) + k % (uint32_t)t->h;
+        n->ovcs[gp * (size_t)n->V + 1].credits = 0; /* VC 1 full, VC 0 empty */
+        n->rops->cycle(n->rstate, n);
+        struct packet p = packet_between(n, s, gd * (uint32_t)t->a + 1);
+        n->rops->at_source(n->rstate, n, &p, 12345);
+        struct route_result res;
+        n->rops->route(n->rstate, n, s, t->radix, 0, &p, &res);
+        assert_int_equal((p.misroute & PACKET_MISROUTED_GLOBAL) != 0, all);
+        test_net_free(n, cfg);
+    }
+}
+
 /* routing.reroute: a head that waits for an output VC is routed again
  * every cycle, from the packet as it arrived (last cycle's choice undone),
  * and its counters stay exact; with once it is routed once per router. */
@@ -944,6 +978,7 @@ int main(void)
         cmocka_unit_test(trigger_at_threshold),
         cmocka_unit_test(olm_trigger_blocked),
         cmocka_unit_test(waiting_heads_rerouted),
+        cmocka_unit_test(pb_marks_count_vc0_or_all),
         cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
         cmocka_unit_test(zero_load_latency),

@@ -1,6 +1,7 @@
 /* PiggyBack (Jiang, Kim, Dally 2009) on a Dragonfly. Every cycle each
  * router marks each of its global links saturated when the phits waiting
- * for it (output buffer, link, next input buffer; all its VCs) exceed
+ * for it (output buffer, link, next input buffer; on global VC 0, the one
+ * minimal packets take, as FOGSim, or on all its VCs: pb.marks) exceed
  * pb.coef (200) percent of the mean over the router's h global links plus
  * pb.allowance (5) packets (FOGSim's rule); the marks reach the
  * other routers of the group pb.delay cycles later (piggybacked on
@@ -16,6 +17,8 @@
 #include "route/dragonfly.h"
 
 
+static const char *const pb_marks_names[] = {"vc0", "all", NULL};
+
 const struct saturn_param route_pb_params[] = {
     {"pb.threshold", SATURN_PARAM_REAL, "3", -1e6, 1e6, NULL,
      "pb: T of the local comparison q_min H_min > q_val H_val + T, in packets"},
@@ -25,6 +28,10 @@ const struct saturn_param route_pb_params[] = {
     {"pb.allowance", SATURN_PARAM_REAL, "5", 0, 1e6, NULL,
      "pb: packets added to the marking threshold (FOGSim's ugal_global_threshold; 0: a link "
      "above twice the mean is marked however short its queue)"},
+    {"pb.marks", SATURN_PARAM_ENUM, "vc0", 0, 0, pb_marks_names,
+     "pb: which phits a global link's mark compares (its own and its router's mean): vc0, "
+     "those for global VC 0, the VC minimal packets take (FOGSim marks each VC apart and tests "
+     "VC 0 for the minimal path); all, those for every global VC of the link"},
     {"pb.delay", SATURN_PARAM_INT, "10", 0, 100000, NULL,
      "pb: cycles for a router's saturation marks to reach its group (default: one local link)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -33,6 +40,7 @@ struct pb {
     double threshold;  /* phits */
     double coef;       /* fraction of the mean */
     double allowance;  /* phits */
+    int mark_hi;       /* the highest global VC the marks count (0 or all) */
     uint32_t depth;    /* history snapshots kept: delay + 1 */
     uint32_t links;    /* routers * h */
     uint8_t *sat;      /* depth x links marks */
@@ -50,6 +58,7 @@ static int pb_init(void **state, const struct saturn_config *cfg, const struct n
     s->coef = saturn_config_real(cfg, "pb.coef") / 100.0;
     s->allowance = saturn_config_real(cfg, "pb.allowance") *
                    (double)saturn_config_int(cfg, "traffic.packet_length");
+    s->mark_hi = saturn_config_enum(cfg, "pb.marks") == 0 ? 0 : n->global_vcs - 1;
     s->depth = (uint32_t)saturn_config_int(cfg, "pb.delay") + 1;
     s->links = n->topo.routers * (uint32_t)n->topo.h;
     s->sat = calloc((size_t)s->depth * s->links, 1);
@@ -77,7 +86,7 @@ static void pb_cycle(void *state, const struct net *n)
     for (uint32_t r = 0; r < t->routers; r++) {
         uint64_t sum = 0;
         for (int j = 0; j < h; j++) {
-            occ[j] = df_occupancy(n, r, t->a - 1 + j, 0, n->global_vcs - 1);
+            occ[j] = df_occupancy(n, r, t->a - 1 + j, 0, s->mark_hi);
             sum += occ[j];
         }
         double mark = s->coef * (double)sum / h + s->allowance;
