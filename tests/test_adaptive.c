@@ -116,6 +116,61 @@ static void duato_needs_escape_and_adaptive_vcs(void **state)
     saturn_config_free(cfg);
 }
 
+/* duato.escape_vcs = 1 (the other reading of paper 001's "one escape
+ * VC"): VC 0 is the escape channel on every hop, wrap or not, and the
+ * adaptive group has the other two VCs; it is refused on a torus unless
+ * deadlock is allowed, and on a mesh only 1 is accepted. */
+static void duato_one_escape_vc(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=6,5", "routing.algorithm=duato",
+                                                   "router.vcs=3", "duato.escape_vcs=1",
+                                                   "debug.allow_deadlock=true", NULL}, &cfg);
+    const struct topo *t = &n->topo;
+    int wrapping = 0;
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (uint32_t d = 0; d < t->routers; d++) {
+            if (r == d)
+                continue;
+            struct route_result out;
+            route_at(n, r, d, &out);
+            for (int i = 0; i < out.sel; i++) {
+                assert_int_equal(out.c[i].vc_lo, 1);
+                assert_int_equal(out.c[i].vc_hi, 2);
+            }
+            const struct route_cand *e = &out.c[out.n - 1];
+            assert_int_equal(e->vc_lo, 0);
+            assert_int_equal(e->vc_hi, 0);
+            int dim = e->port / 2, c = topo_coord(t, r, dim), g = topo_coord(t, d, dim);
+            wrapping += e->port % 2 == 0 ? g < c : g > c;
+        }
+    assert_true(wrapping > 0); /* the escape VC does cross wrap links */
+    test_net_free(n, cfg);
+    const char *const *bad[] = {
+        (const char *const[]){"network.k=4", "routing.algorithm=duato", "duato.escape_vcs=1", NULL},
+        (const char *const[]){"network.topology=mesh", "network.k=4", "routing.algorithm=duato",
+                              "duato.escape_vcs=2", NULL},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cfg = test_config(bad[i]);
+        struct saturn_sim *s;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_sim_create(cfg, &s, &err), SATURN_EINPUT);
+        assert_non_null(strstr(err.msg, "duato.escape_vcs"));
+        saturn_config_free(cfg);
+    }
+    /* 2 VCs are enough with one escape VC: one adaptive, one escape */
+    cfg = test_config((const char *const[]){"network.k=4", "routing.algorithm=duato",
+                                            "router.vcs=2", "duato.escape_vcs=1",
+                                            "debug.allow_deadlock=true", NULL});
+    struct saturn_sim *s;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_sim_create(cfg, &s, &err), SATURN_OK);
+    saturn_sim_free(s);
+    saturn_config_free(cfg);
+}
+
 /* Far beyond saturation, with the invariant audit on every cycle: no
  * deadlock, and every packet arrives once and in order. */
 static void duato_delivers_beyond_saturation(void **state)
@@ -283,6 +338,7 @@ int main(void)
         cmocka_unit_test(duato_candidates_minimal_and_legal),
         cmocka_unit_test(duato_escape_path_is_dor),
         cmocka_unit_test(duato_needs_escape_and_adaptive_vcs),
+        cmocka_unit_test(duato_one_escape_vc),
         cmocka_unit_test(duato_delivers_beyond_saturation),
         cmocka_unit_test(disha_recovers_forced_deadlock),
         cmocka_unit_test(disha_recovers_with_router_delays),

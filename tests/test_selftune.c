@@ -168,6 +168,39 @@ static void published_snapshots(void **state)
     test_net_free(n, cfg);
 }
 
+/* gather.estimate = linear_visible: the same line, extrapolated from the
+ * cycle the newest snapshot became visible; linear from the cycle it
+ * describes. Side-band snapshots of 0, 8, 16 visible at 8, 16, 24 (g = 8). */
+static void extrapolation_from_arrival(void **state)
+{
+    (void)state;
+    for (int vis = 0; vis < 2; vis++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4",
+                                                       vis ? "gather.estimate=linear_visible"
+                                                           : "gather.estimate=linear",
+                                                       NULL},
+                                 &cfg);
+        struct gather g;
+        struct saturn_error err = {0};
+        assert_int_equal(gather_init(&g, cfg, n, &err), SATURN_OK);
+        g.sideband = false;
+        assert_int_equal(gather_publish(&g, 0, 100, 0, 8), SATURN_OK);
+        assert_int_equal(gather_publish(&g, 8, 140, 0, 16), SATURN_OK);
+        n->now = 16;
+        gather_step(&g, n); /* linear: 140 + 40 (16 - 8) / 8; visible: 140 + 40 (16 - 16) / 8 */
+        assert_true(gather_estimate(&g) == (vis ? 140 : 180));
+        n->now = 20;
+        gather_step(&g, n);
+        assert_true(gather_estimate(&g) == (vis ? 160 : 200));
+        n->now = 23;
+        gather_step(&g, n);
+        assert_true(gather_estimate(&g) == (vis ? 140 + 40.0 * 7 / 8 : 140 + 40.0 * 15 / 8));
+        gather_free(&g);
+        test_net_free(n, cfg);
+    }
+}
+
 /* A test controller running a gather of its own, recording per cycle what
  * the network held and what the nodes were told. */
 struct probe {
@@ -414,6 +447,47 @@ static void alo_on_router(void **state)
     test_net_free(n, cfg);
 }
 
+/* alo.free: unowned (no packet holds the VC), drained (and the buffer
+ * behind it empty: all its credits back) or space (a free slot behind it,
+ * whoever holds it). Node 0 of a 4x4 torus with 4-flit buffers, packet to
+ * (1, 0): the one useful port is +x. */
+static void alo_free_readings(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        const char *names[] = {"alo.free=unowned", "alo.free=drained", "alo.free=space"};
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.buf_flits=4",
+                                                       "control.model=alo", names[mode], NULL},
+                                 &cfg);
+        net_packet_new(n, 0, 1, 4, true);
+        struct ovc *o = &n->ovcs[0]; /* router 0, port 0 (+x): VC v at v */
+        const int V = n->V;
+        assert_true(n->ctl->may_start(n->ctl_state, n, 0));
+        /* every VC held, every buffer behind them with room */
+        for (int v = 0; v < V; v++) {
+            o[v].owner = 0;
+            o[v].credits = 2;
+        }
+        assert_int_equal(n->ctl->may_start(n->ctl_state, n, 0), mode == 2);
+        /* every buffer behind them full: no reading sees a free VC */
+        for (int v = 0; v < V; v++)
+            o[v].credits = 0;
+        assert_false(n->ctl->may_start(n->ctl_state, n, 0));
+        /* VC 1 released, its buffer still draining: free unless drained is asked */
+        o[1].owner = -1;
+        o[1].credits = 3;
+        assert_int_equal(n->ctl->may_start(n->ctl_state, n, 0), mode == 0 || mode == 2);
+        o[1].credits = 4; /* drained */
+        assert_true(n->ctl->may_start(n->ctl_state, n, 0));
+        for (int v = 0; v < V; v++) {
+            o[v].owner = -1;
+            o[v].credits = 4;
+        }
+        test_net_free(n, cfg);
+    }
+}
+
 static void bad_input(void **state)
 {
     (void)state;
@@ -450,6 +524,8 @@ static void bad_input(void **state)
     const char *const foreign[][2] = {
         {"control.model=alo", "static.threshold=10"},
         {"control.model=alo", "gather.hop_delay=3"},
+        {"control.model=selftune", "alo.free=space"},
+        {"control.model=static", "alo.free=space"},
         {"control.model=static", "selftune.period=64"},
         {"control.model=selftune", "static.threshold=10"},
         {"control.model=selftune", "entropy.rth=50"},
@@ -551,6 +627,7 @@ int main(void)
         cmocka_unit_test(global_throttling_on_dragonfly),
         cmocka_unit_test(paper_network_numbers),
         cmocka_unit_test(extrapolation),
+        cmocka_unit_test(extrapolation_from_arrival),
         cmocka_unit_test(published_snapshots),
         cmocka_unit_test(sideband_timing),
         cmocka_unit_test(static_policy_timing),
@@ -559,6 +636,7 @@ int main(void)
         cmocka_unit_test(resets_clear_max),
         cmocka_unit_test(alo_rule),
         cmocka_unit_test(alo_on_router),
+        cmocka_unit_test(alo_free_readings),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(selftune_beyond_saturation),
         cmocka_unit_test(selftune_keeps_peak_where_base_collapses),

@@ -360,10 +360,18 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_config_fail(cfg, "gather.full", err,
                                       "unlimited buffers (router.buf_flits = 0) are never "
                                       "full; use gather.full = nonempty");
+        n->meta_arb_priority = saturn_config_enum(cfg, "gather.meta_arbiter") == 1;
         n->V = n->Vd + 1; /* the meta VC, index Vd, on every port */
         n->meta_bit = 1ULL << n->Vd;
         n->data_mask = ~n->meta_bit;
     }
+    if (!meta)
+        for (const char *const *k = (const char *const[]){"gather.meta_forward",
+                                                           "gather.meta_arbiter", NULL};
+             *k; k++)
+            if (saturn_config_is_set(cfg, *k))
+                return saturn_config_fail(cfg, *k, err,
+                                          "applies to metapackets (gather.mode = metapacket)");
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");

@@ -358,8 +358,9 @@ static inline int unrotate(int bit, int s, int width)
 
 /* The central arbiter (paper 001's router): new heads queue for it; when
  * free, it takes the next waiting head round-robin over the router's
- * input VCs, routes it (fresh, so adaptive choices see the present) and is
- * busy for the routing delay (at least one cycle). */
+ * input VCs (a metapacket first with gather.meta_arbiter = priority),
+ * routes it (fresh, so adaptive choices see the present) and is busy for
+ * the routing delay (at least one cycle). */
 static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -370,7 +371,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
     const uint64_t now = n->now;
     const bool free_now = now >= n->arb_free[r];
     int pick = -1;
-    unsigned best = nlin;
+    unsigned best = nlin + 1;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         for (uint64_t m = ports[p].nonempty & ~ports[p].active; m; m &= m - 1) {
@@ -388,7 +389,9 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
             }
             if (iv->state != IVC_WAIT || !free_now)
                 continue;
-            unsigned d = ((unsigned)lin + nlin - n->arb_rr[r]) % nlin;
+            /* gather.meta_arbiter = priority: a waiting metapacket goes first */
+            unsigned d = n->meta_arb_priority && v == n->Vd
+                             ? 0 : ((unsigned)lin + nlin - n->arb_rr[r]) % nlin + 1;
             if (d < best) {
                 best = d;
                 pick = lin;
