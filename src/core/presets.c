@@ -18,16 +18,18 @@ struct preset {
  * units to route, body flits 1 unit through the router, 1 per link; the
  * table-driven minimal adaptive rule; destinations exactly l hops away.
  * The paper's 1-flit input register hands a flit on in the same unit it
- * takes the next one; with credits (a slot freed at t is reusable at t + 1)
- * the same stream needs 2 slots, so the input buffers hold 2 flits: a
- * header's 2-unit routing then stalls the flits behind it for a unit, as
- * the 1-flit register does. The output register is a zero-latency stage in
+ * takes the next one, so a header that spends 2 units there leaves its
+ * input link idle for 1 unit a message. With credits (a slot freed at t is
+ * reusable at t + 1) a B-flit buffer under a 2-unit header idles its link
+ * for 3 - B units (measured: tests/test_levitin.c), so the preset uses 3
+ * flits (2 would idle it for 2 units, 4 or more for none: the readings
+ * experiments/vct-unlimited compares). The output register is a zero-latency stage in
  * front of the unbounded storage. Five VCs per port let every input
  * condense into one output's storage at once; outputs carry one packet at
  * a time in arrival order (ties: lowest message id). */
 static const char *const levitin2019[] = {
     "network.topology=torus", "network.n=2", "network.k=8",
-    "router.vcs=5", "router.buf_flits=2", "router.switching=wormhole",
+    "router.vcs=5", "router.buf_flits=3", "router.switching=wormhole",
     "router.out_buf_flits=0", "router.out_buf_unlimited=true", "router.output_order=packet",
     "router.speedup=5", "router.route_delay=2", "router.xbar_delay=0",
     "router.link_latency=1", "router.credit_delay=1", "router.inject_latency=1",
