@@ -80,6 +80,7 @@ struct ivc_route {
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
+    uint64_t t_routed;  /* the head was first routed (disha.timeout_from = routed) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
     struct route_result route;

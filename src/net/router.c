@@ -407,6 +407,8 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
         ir->len = 2;
     } else {
         struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        if (ir->route.n == 0) /* its first turn at the arbiter */
+            ir->t_routed = now;
         ir->route.sel = 0;
         n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
         ir->len = pk->len;
@@ -486,7 +488,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
-                ir->t_front = now;
+                ir->t_front = ir->t_routed = now;
             }
             if (iv->state != IVC_VA) {
                 if (iv->state != IVC_ROUTING || now < ir->ready)
