@@ -196,6 +196,7 @@ struct net {
     bool atomic_vc;         /* an output VC is reallocated only once drained downstream */
     bool central;           /* one central arbiter per router routes one head at a time */
     bool meta_arb_priority; /* the central arbiter serves metapacket heads first */
+    bool arb_requeue;       /* a refused head queues for the central arbiter again */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */

@@ -509,7 +509,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
-            else if (n->central)
+            else if (n->central && n->arb_requeue)
                 iv->state = IVC_WAIT;
         }
     }
@@ -542,7 +542,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
-    if (n->central)
+    if (n->central && n->arb_requeue)
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
