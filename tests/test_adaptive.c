@@ -194,6 +194,72 @@ static void disha_timeout_from_routing(void **state)
     assert_true(rec[1] < rec[0]);
 }
 
+/* A routing policy that counts: every call to the real one (duato) is
+ * recorded as (router, packet) so that a test can see how often each head
+ * was routed at each router. */
+struct count_route {
+    const struct route_ops *real;
+    void *real_state;
+    uint32_t calls, repeats;
+    uint8_t *seen; /* routers x packet slots */
+    uint32_t routers, slots;
+};
+static struct count_route counter;
+
+static void counting_route(void *state, const struct net *n, uint32_t router, int in_port,
+                           int in_vc, struct packet *p, struct route_result *out)
+{
+    (void)state;
+    uint32_t pid = (uint32_t)(p - n->pk);
+    counter.calls++;
+    if (pid < counter.slots) {
+        uint8_t *x = &counter.seen[(size_t)pid * counter.routers + router];
+        counter.repeats += *x;
+        *x = 1;
+    }
+    counter.real->route(counter.real_state, n, router, in_port, in_vc, p, out);
+}
+
+/* router.arbiter_requeue = false: a head the VC allocator refused keeps its
+ * routing and never goes back to the central arbiter, so every packet is
+ * routed exactly once at each router it visits; with requeue (the default)
+ * refused heads are routed again. A loaded 4x4 torus, bit-complement
+ * traffic, 200 packets. */
+static void central_arbiter_routes_each_head_once(void **state)
+{
+    (void)state;
+    uint32_t repeats[2];
+    for (int requeue = 0; requeue < 2; requeue++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){
+            "network.k=4", "routing.algorithm=duato", "router.arbiter=central",
+            "router.route_delay=1", "router.buf_flits=4", "sim.check_invariants=true",
+            requeue ? "router.arbiter_requeue=true" : "router.arbiter_requeue=false", NULL}, &cfg);
+        struct route_ops ops = *n->rops;
+        memset(&counter, 0, sizeof counter);
+        counter.real = n->rops;
+        counter.real_state = n->rstate;
+        counter.routers = n->topo.routers;
+        counter.slots = 1024;
+        counter.seen = calloc((size_t)counter.slots * counter.routers, 1);
+        assert_non_null(counter.seen);
+        ops.route = counting_route;
+        n->rops = &ops;
+        for (uint32_t i = 0; i < 200; i++)
+            net_packet_new(n, i % 16, 15 - i % 16, 8, true);
+        for (int c = 0; c < 20000 && n->packets_delivered < 200; c++)
+            assert_int_equal(net_step(n), SATURN_OK);
+        assert_int_equal(n->packets_delivered, 200);
+        repeats[requeue] = counter.repeats;
+        assert_true(counter.calls > 200);
+        n->rops = counter.real;
+        free(counter.seen);
+        test_net_free(n, cfg);
+    }
+    assert_int_equal(repeats[0], 0);
+    assert_true(repeats[1] > 0);
+}
+
 /* Far beyond saturation, with the invariant audit on every cycle: no
  * deadlock, and every packet arrives once and in order. */
 static void duato_delivers_beyond_saturation(void **state)
@@ -368,6 +434,7 @@ int main(void)
         cmocka_unit_test(disha_recovers_with_router_delays),
         cmocka_unit_test(central_arbiter_one_head_per_cycle),
         cmocka_unit_test(central_arbiter_zero_load),
+        cmocka_unit_test(central_arbiter_routes_each_head_once),
         cmocka_unit_test(phases_follow_the_list),
         cmocka_unit_test(phases_bad_list),
     };

@@ -123,6 +123,37 @@ static void paper_network_numbers(void **state)
     test_net_free(n, cfg);
 }
 
+/* --preset thottethodi2004: the paper's counts (3,072 buffers, g = 32)
+ * and the zero-load latency of its router, 1 (inject) + 2 (H + 1) (route
+ * and crossbar) + H (links) + 1 (eject) + 15 = 3H + 19 for a 16-flit packet
+ * over H hops, through the central arbiter. */
+static void preset_thottethodi2004(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg = saturn_config_new();
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_preset(cfg, "thottethodi2004", &err), SATURN_OK);
+    assert_int_equal(saturn_config_set(cfg, "control.model", "selftune", NULL, 0, &err), SATURN_OK);
+    struct net *n = calloc(1, sizeof *n);
+    assert_non_null(n);
+    assert_int_equal(net_create(n, cfg, 1, &err), SATURN_OK);
+    assert_int_equal(gather_buffers(n), 3072);
+    assert_true(n->central && !n->arb_requeue && n->atomic_vc);
+    assert_int_equal(n->V, 3);
+    const uint32_t pairs[][2] = {{0, 1}, {0, 17}, {5, 5 + 8 * 16}, {0, 8 + 8 * 16}};
+    for (size_t i = 0; i < 4; i++) {
+        uint32_t pid = net_packet_new(n, pairs[i][0], pairs[i][1], 16, true);
+        int H = topo_distance(&n->topo, pairs[i][0], pairs[i][1]);
+        uint64_t t0 = n->now;
+        while (n->pk[pid].alive)
+            assert_int_equal(net_step(n), SATURN_OK);
+        assert_int_equal(n->now - 1 - t0, (uint64_t)(3 * H + 19));
+    }
+    net_destroy(n);
+    free(n);
+    saturn_config_free(cfg);
+}
+
 static void extrapolation(void **state)
 {
     (void)state;
@@ -626,6 +657,7 @@ int main(void)
         cmocka_unit_test(gather_duration),
         cmocka_unit_test(global_throttling_on_dragonfly),
         cmocka_unit_test(paper_network_numbers),
+        cmocka_unit_test(preset_thottethodi2004),
         cmocka_unit_test(extrapolation),
         cmocka_unit_test(extrapolation_from_arrival),
         cmocka_unit_test(published_snapshots),
