@@ -7,7 +7,8 @@ saturn in parallel, and the REF / DEMO / SUMMARY lines.
 
 A difference counts as explained only when its cause has a paragraph
 `### cause: <id>` in the experiment's README and the script printed a DEMO
-for that cause (the same point with the mechanism switched)."""
+for that line (the same point with the cause's mechanism switched) that
+moves the number toward the paper's."""
 import concurrent.futures as cf
 import json
 import os
@@ -71,30 +72,41 @@ class Refs:
     def __init__(self, readme):
         with open(readme) as f:
             self.paragraphs = set(re.findall(r"^### cause: (\S+)", f.read(), re.M))
-        self.differs = []  # causes of the differing lines, None when missing
+        self.differs = {}  # id -> cause (None when missing)
         self.ok = 0
-        self.demoed = set()
+        self.shown = set()  # differing ids with a DEMO that moved toward the paper
 
     def ref(self, rid, paper, value, tol, ok, note="", cause=None):
         if ok:
             self.ok += 1
             verdict = "ok"
         else:
-            self.differs.append(cause)
+            self.differs[rid] = cause
             verdict = "differs" + (f" cause={cause}" if cause else "")
         print(f"REF {rid} paper={paper} saturn={value} tol={tol} {verdict}"
               + (f" {note}" if note else ""), flush=True)
         return ok
 
-    def demo(self, cause, what, default, switched):
-        self.demoed.add(cause)
-        print(f"DEMO {cause} {what}: as run {default}, switched {switched}", flush=True)
+    def demo(self, cause, rid, what, default, switched, toward):
+        """The line rid rerun with cause's mechanism switched; toward: the
+        switched number is nearer the paper's."""
+        if toward and self.differs.get(rid) == cause:
+            self.shown.add(rid)
+        print(f"DEMO {cause} {rid} {what}: as run {default}, switched {switched}"
+              + ("" if toward else " (not toward the paper)"), flush=True)
 
     def summary(self):
-        good = [c for c in self.differs if c and c in self.paragraphs and c in self.demoed]
-        missing = sorted({c for c in self.differs if c not in good}, key=str)
-        if missing:
-            print("# differences without a README paragraph and a DEMO: "
-                  + ", ".join(str(c) for c in missing), flush=True)
+        good = [r for r, c in self.differs.items() if c in self.paragraphs and r in self.shown]
+        bad = [r for r in self.differs if r not in good]
+        for r in bad:
+            c = self.differs[r]
+            why = ("no cause" if not c else "no README paragraph '### cause: " + c + "'"
+                   if c not in self.paragraphs else "no DEMO moving it toward the paper")
+            print(f"# {r}: {why}", flush=True)
         print(f"SUMMARY ok={self.ok} differs_with_cause={len(good)} "
-              f"differs_without_cause={len(self.differs) - len(good)}", flush=True)
+              f"differs_without_cause={len(bad)}", flush=True)
+
+
+def nearer(paper, before, after):
+    """after is nearer paper than before (numbers)."""
+    return abs(after - paper) < abs(before - paper)
