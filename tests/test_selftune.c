@@ -138,7 +138,7 @@ static void preset_thottethodi2004(void **state)
     assert_non_null(n);
     assert_int_equal(net_create(n, cfg, 1, &err), SATURN_OK);
     assert_int_equal(gather_buffers(n), 3072);
-    assert_true(n->central && !n->arb_requeue && n->atomic_vc);
+    assert_true(n->central && n->arb_requeue && n->atomic_vc);
     assert_int_equal(n->V, 3);
     const uint32_t pairs[][2] = {{0, 1}, {0, 17}, {5, 5 + 8 * 16}, {0, 8 + 8 * 16}};
     for (size_t i = 0; i < 4; i++) {

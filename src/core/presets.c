@@ -87,8 +87,9 @@ static const char *const fuentes2015[] = {
 /* Thottethodi, Lebeck & Mukherjee 2004 (paper 001, section 5.1): a 16-ary
  * 2-cube, one injection and one delivery channel per node; 3 VCs of 8-flit
  * edge buffers per physical channel (3,072 counted buffers); a central
- * arbiter routing one header at a time with a 1-cycle routing delay, each
- * header once per router ("routing occurs only for the header flit");
+ * arbiter routing one header at a time with a 1-cycle routing delay, a
+ * header the VC allocator refused demanding the arbiter again ("demand-
+ * slotted": the arbiter is the one resource that routes and allocates);
  * 1 cycle per flit through the crossbar and per link; 16-flit packets;
  * Duato's deadlock avoidance (escape VCs by DOR; two on a torus, the
  * reading that is deadlock-free: duato.escape_vcs) or Disha recovery
@@ -101,7 +102,7 @@ static const char *const fuentes2015[] = {
 static const char *const thottethodi2004[] = {
     "network.topology=torus", "network.n=2", "network.k=16",
     "router.vcs=3", "router.buf_flits=8", "router.switching=wormhole",
-    "router.arbiter=central", "router.arbiter_requeue=false", "router.route_delay=1",
+    "router.arbiter=central", "router.arbiter_requeue=true", "router.route_delay=1",
     "router.xbar_delay=1", "router.link_latency=1",
     "routing.algorithm=duato", "traffic.pattern=uniform", "traffic.packet_length=16",
     "traffic.source_queue=1", "steady.warmup=10000", "steady.measure=50000",
