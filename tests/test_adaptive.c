@@ -116,6 +116,150 @@ static void duato_needs_escape_and_adaptive_vcs(void **state)
     saturn_config_free(cfg);
 }
 
+/* duato.escape_vcs = 1 (the other reading of paper 001's "one escape
+ * VC"): VC 0 is the escape channel on every hop, wrap or not, and the
+ * adaptive group has the other two VCs; it is refused on a torus unless
+ * deadlock is allowed, and on a mesh only 1 is accepted. */
+static void duato_one_escape_vc(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=6,5", "routing.algorithm=duato",
+                                                   "router.vcs=3", "duato.escape_vcs=1",
+                                                   "debug.allow_deadlock=true", NULL}, &cfg);
+    const struct topo *t = &n->topo;
+    int wrapping = 0;
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (uint32_t d = 0; d < t->routers; d++) {
+            if (r == d)
+                continue;
+            struct route_result out;
+            route_at(n, r, d, &out);
+            for (int i = 0; i < out.sel; i++) {
+                assert_int_equal(out.c[i].vc_lo, 1);
+                assert_int_equal(out.c[i].vc_hi, 2);
+            }
+            const struct route_cand *e = &out.c[out.n - 1];
+            assert_int_equal(e->vc_lo, 0);
+            assert_int_equal(e->vc_hi, 0);
+            int dim = e->port / 2, c = topo_coord(t, r, dim), g = topo_coord(t, d, dim);
+            wrapping += e->port % 2 == 0 ? g < c : g > c;
+        }
+    assert_true(wrapping > 0); /* the escape VC does cross wrap links */
+    test_net_free(n, cfg);
+    const char *const *bad[] = {
+        (const char *const[]){"network.k=4", "routing.algorithm=duato", "duato.escape_vcs=1", NULL},
+        (const char *const[]){"network.topology=mesh", "network.k=4", "routing.algorithm=duato",
+                              "duato.escape_vcs=2", NULL},
+    };
+    for (size_t i = 0; i < 2; i++) {
+        cfg = test_config(bad[i]);
+        struct saturn_sim *s;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_sim_create(cfg, &s, &err), SATURN_EINPUT);
+        assert_non_null(strstr(err.msg, "duato.escape_vcs"));
+        saturn_config_free(cfg);
+    }
+    /* 2 VCs are enough with one escape VC: one adaptive, one escape */
+    cfg = test_config((const char *const[]){"network.k=4", "routing.algorithm=duato",
+                                            "router.vcs=2", "duato.escape_vcs=1",
+                                            "debug.allow_deadlock=true", NULL});
+    struct saturn_sim *s;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_sim_create(cfg, &s, &err), SATURN_OK);
+    saturn_sim_free(s);
+    saturn_config_free(cfg);
+}
+
+/* disha.timeout_from = routed: a head queued for the central arbiter is
+ * not yet blocked, so with a 1-cycle time-out fewer heads are presumed
+ * deadlocked than when the wait counts from the front of the VC; both
+ * deliver every packet. */
+static void disha_timeout_from_routing(void **state)
+{
+    (void)state;
+    uint64_t rec[2];
+    for (int i = 0; i < 2; i++) {
+        struct saturn_results r = test_run((const char *const[]){
+            "network.k=8", "routing.algorithm=disha", "router.arbiter=central",
+            "router.route_delay=1", "router.xbar_delay=1", "disha.timeout=1",
+            i ? "disha.timeout_from=routed" : "disha.timeout_from=front",
+            "traffic.packet_length=16", "traffic.flit_rate=0.3", "steady.warmup=1000",
+            "steady.measure=3000", "sim.check_invariants=true", NULL});
+        assert_true(r.drained);
+        rec[i] = r.recoveries;
+        saturn_results_free(&r);
+    }
+    assert_true(rec[1] > 0);
+    assert_true(rec[1] < rec[0]);
+}
+
+/* A routing policy that counts: every call to the real one (duato) is
+ * recorded as (router, packet) so that a test can see how often each head
+ * was routed at each router. */
+struct count_route {
+    const struct route_ops *real;
+    void *real_state;
+    uint32_t calls, repeats;
+    uint8_t *seen; /* routers x packet slots */
+    uint32_t routers, slots;
+};
+static struct count_route counter;
+
+static void counting_route(void *state, const struct net *n, uint32_t router, int in_port,
+                           int in_vc, struct packet *p, struct route_result *out)
+{
+    (void)state;
+    uint32_t pid = (uint32_t)(p - n->pk);
+    counter.calls++;
+    if (pid < counter.slots) {
+        uint8_t *x = &counter.seen[(size_t)pid * counter.routers + router];
+        counter.repeats += *x;
+        *x = 1;
+    }
+    counter.real->route(counter.real_state, n, router, in_port, in_vc, p, out);
+}
+
+/* router.arbiter_requeue = false: a head the VC allocator refused keeps its
+ * routing and never goes back to the central arbiter, so every packet is
+ * routed exactly once at each router it visits; with requeue (the default)
+ * refused heads are routed again. A loaded 4x4 torus, bit-complement
+ * traffic, 200 packets. */
+static void central_arbiter_routes_each_head_once(void **state)
+{
+    (void)state;
+    uint32_t repeats[2];
+    for (int requeue = 0; requeue < 2; requeue++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){
+            "network.k=4", "routing.algorithm=duato", "router.arbiter=central",
+            "router.route_delay=1", "router.buf_flits=4", "sim.check_invariants=true",
+            requeue ? "router.arbiter_requeue=true" : "router.arbiter_requeue=false", NULL}, &cfg);
+        struct route_ops ops = *n->rops;
+        memset(&counter, 0, sizeof counter);
+        counter.real = n->rops;
+        counter.real_state = n->rstate;
+        counter.routers = n->topo.routers;
+        counter.slots = 1024;
+        counter.seen = calloc((size_t)counter.slots * counter.routers, 1);
+        assert_non_null(counter.seen);
+        ops.route = counting_route;
+        n->rops = &ops;
+        for (uint32_t i = 0; i < 200; i++)
+            net_packet_new(n, i % 16, 15 - i % 16, 8, true);
+        for (int c = 0; c < 20000 && n->packets_delivered < 200; c++)
+            assert_int_equal(net_step(n), SATURN_OK);
+        assert_int_equal(n->packets_delivered, 200);
+        repeats[requeue] = counter.repeats;
+        assert_true(counter.calls > 200);
+        n->rops = counter.real;
+        free(counter.seen);
+        test_net_free(n, cfg);
+    }
+    assert_int_equal(repeats[0], 0);
+    assert_true(repeats[1] > 0);
+}
+
 /* Far beyond saturation, with the invariant audit on every cycle: no
  * deadlock, and every packet arrives once and in order. */
 static void duato_delivers_beyond_saturation(void **state)
@@ -283,11 +427,14 @@ int main(void)
         cmocka_unit_test(duato_candidates_minimal_and_legal),
         cmocka_unit_test(duato_escape_path_is_dor),
         cmocka_unit_test(duato_needs_escape_and_adaptive_vcs),
+        cmocka_unit_test(duato_one_escape_vc),
         cmocka_unit_test(duato_delivers_beyond_saturation),
         cmocka_unit_test(disha_recovers_forced_deadlock),
+        cmocka_unit_test(disha_timeout_from_routing),
         cmocka_unit_test(disha_recovers_with_router_delays),
         cmocka_unit_test(central_arbiter_one_head_per_cycle),
         cmocka_unit_test(central_arbiter_zero_load),
+        cmocka_unit_test(central_arbiter_routes_each_head_once),
         cmocka_unit_test(phases_follow_the_list),
         cmocka_unit_test(phases_bad_list),
     };

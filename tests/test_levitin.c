@@ -224,6 +224,51 @@ static void little_and_saturation(void **state)
     saturn_results_free(&r);
 }
 
+/* The input register readings: under a 2-unit header a B-flit credit
+ * buffer idles its input link 3 - B units a message (none from 4 flits
+ * on, none unbounded), so an overloaded 2x2 torus, where the source's
+ * channel binds, delivers m / (m + 3 - B) flits per node and unit: 10/12
+ * (B = 2), 10/11 (B = 3, the preset: the paper's register that takes a
+ * flit as it hands one on), 1 (unbounded: 0.98 with the bubbles of a
+ * random stream). */
+static void input_register_readings(void **state)
+{
+    (void)state;
+    const char *bufs[] = {"router.buf_flits=2", "router.buf_flits=3", "router.buf_flits=0"};
+    const double cap[] = {10.0 / 12, 10.0 / 11, 1.0};
+    for (int i = 0; i < 3; i++) {
+        struct saturn_results r = run_preset((const char *const[]){
+            "network.k=2", "traffic.packet_rate=0.1", bufs[i],
+            i == 2 ? "router.switching=unlimited" : "router.switching=wormhole",
+            "steady.warmup=3000", "steady.measure=4000", "steady.drain_max=0", NULL});
+        assert_true(r.saturated);
+        if (r.accepted > cap[i] + 0.002 || r.accepted < cap[i] - (i == 2 ? 0.03 : 0.002))
+            fail_msg("%s: accepted %.4f, expected %.4f", bufs[i], r.accepted, cap[i]);
+        saturn_results_free(&r);
+    }
+}
+
+/* steady.trend_from = 0.5 fits the backlog from half the warm-up on: 3 %
+ * above the channel's capacity (1/11 packets for m = 10) a 6x6 torus is
+ * saturated, 10 % below it is not, with the paper's short window
+ * T = 10 x 4l / lambda. */
+static void trend_over_the_run(void **state)
+{
+    (void)state;
+    struct saturn_results r = run_preset((const char *const[]){
+        "network.k=6", "traffic.packet_rate=0.0936", "steady.warmup=8000",
+        "steady.trend_from=0.5", "steady.drain_max=3000", NULL});
+    assert_true(r.saturated);
+    assert_true(r.backlog_growth > 0.015);
+    saturn_results_free(&r);
+    r = run_preset((const char *const[]){"network.k=6", "traffic.packet_rate=0.0818",
+                                         "steady.warmup=8000", "steady.trend_from=0.5",
+                                         "steady.drain_max=3000", NULL});
+    assert_false(r.saturated);
+    assert_true(r.backlog_growth < 0.01);
+    saturn_results_free(&r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -233,6 +278,8 @@ int main(void)
         cmocka_unit_test(zero_load_is_the_papers),
         cmocka_unit_test(analytic_known_points),
         cmocka_unit_test(little_and_saturation),
+        cmocka_unit_test(input_register_readings),
+        cmocka_unit_test(trend_over_the_run),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

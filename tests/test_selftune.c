@@ -123,6 +123,37 @@ static void paper_network_numbers(void **state)
     test_net_free(n, cfg);
 }
 
+/* --preset thottethodi2004: the paper's counts (3,072 buffers, g = 32)
+ * and the zero-load latency of its router, 1 (inject) + 2 (H + 1) (route
+ * and crossbar) + H (links) + 1 (eject) + 15 = 3H + 19 for a 16-flit packet
+ * over H hops, through the central arbiter. */
+static void preset_thottethodi2004(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg = saturn_config_new();
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_preset(cfg, "thottethodi2004", &err), SATURN_OK);
+    assert_int_equal(saturn_config_set(cfg, "control.model", "selftune", NULL, 0, &err), SATURN_OK);
+    struct net *n = calloc(1, sizeof *n);
+    assert_non_null(n);
+    assert_int_equal(net_create(n, cfg, 1, &err), SATURN_OK);
+    assert_int_equal(gather_buffers(n), 3072);
+    assert_true(n->central && n->arb_requeue && n->atomic_vc);
+    assert_int_equal(n->V, 3);
+    const uint32_t pairs[][2] = {{0, 1}, {0, 17}, {5, 5 + 8 * 16}, {0, 8 + 8 * 16}};
+    for (size_t i = 0; i < 4; i++) {
+        uint32_t pid = net_packet_new(n, pairs[i][0], pairs[i][1], 16, true);
+        int H = topo_distance(&n->topo, pairs[i][0], pairs[i][1]);
+        uint64_t t0 = n->now;
+        while (n->pk[pid].alive)
+            assert_int_equal(net_step(n), SATURN_OK);
+        assert_int_equal(n->now - 1 - t0, (uint64_t)(3 * H + 19));
+    }
+    net_destroy(n);
+    free(n);
+    saturn_config_free(cfg);
+}
+
 static void extrapolation(void **state)
 {
     (void)state;
@@ -166,6 +197,39 @@ static void published_snapshots(void **state)
     assert_true(d == 13 && f == 90);
     gather_free(&g);
     test_net_free(n, cfg);
+}
+
+/* gather.estimate = linear_visible: the same line, extrapolated from the
+ * cycle the newest snapshot became visible; linear from the cycle it
+ * describes. Side-band snapshots of 0, 8, 16 visible at 8, 16, 24 (g = 8). */
+static void extrapolation_from_arrival(void **state)
+{
+    (void)state;
+    for (int vis = 0; vis < 2; vis++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4",
+                                                       vis ? "gather.estimate=linear_visible"
+                                                           : "gather.estimate=linear",
+                                                       NULL},
+                                 &cfg);
+        struct gather g;
+        struct saturn_error err = {0};
+        assert_int_equal(gather_init(&g, cfg, n, &err), SATURN_OK);
+        g.sideband = false;
+        assert_int_equal(gather_publish(&g, 0, 100, 0, 8), SATURN_OK);
+        assert_int_equal(gather_publish(&g, 8, 140, 0, 16), SATURN_OK);
+        n->now = 16;
+        gather_step(&g, n); /* linear: 140 + 40 (16 - 8) / 8; visible: 140 + 40 (16 - 16) / 8 */
+        assert_true(gather_estimate(&g) == (vis ? 140 : 180));
+        n->now = 20;
+        gather_step(&g, n);
+        assert_true(gather_estimate(&g) == (vis ? 160 : 200));
+        n->now = 23;
+        gather_step(&g, n);
+        assert_true(gather_estimate(&g) == (vis ? 140 + 40.0 * 7 / 8 : 140 + 40.0 * 15 / 8));
+        gather_free(&g);
+        test_net_free(n, cfg);
+    }
 }
 
 /* A test controller running a gather of its own, recording per cycle what
@@ -414,6 +478,47 @@ static void alo_on_router(void **state)
     test_net_free(n, cfg);
 }
 
+/* alo.free: unowned (no packet holds the VC), drained (and the buffer
+ * behind it empty: all its credits back) or space (a free slot behind it,
+ * whoever holds it). Node 0 of a 4x4 torus with 4-flit buffers, packet to
+ * (1, 0): the one useful port is +x. */
+static void alo_free_readings(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        const char *names[] = {"alo.free=unowned", "alo.free=drained", "alo.free=space"};
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.buf_flits=4",
+                                                       "control.model=alo", names[mode], NULL},
+                                 &cfg);
+        net_packet_new(n, 0, 1, 4, true);
+        struct ovc *o = &n->ovcs[0]; /* router 0, port 0 (+x): VC v at v */
+        const int V = n->V;
+        assert_true(n->ctl->may_start(n->ctl_state, n, 0));
+        /* every VC held, every buffer behind them with room */
+        for (int v = 0; v < V; v++) {
+            o[v].owner = 0;
+            o[v].credits = 2;
+        }
+        assert_int_equal(n->ctl->may_start(n->ctl_state, n, 0), mode == 2);
+        /* every buffer behind them full: no reading sees a free VC */
+        for (int v = 0; v < V; v++)
+            o[v].credits = 0;
+        assert_false(n->ctl->may_start(n->ctl_state, n, 0));
+        /* VC 1 released, its buffer still draining: free unless drained is asked */
+        o[1].owner = -1;
+        o[1].credits = 3;
+        assert_int_equal(n->ctl->may_start(n->ctl_state, n, 0), mode == 0 || mode == 2);
+        o[1].credits = 4; /* drained */
+        assert_true(n->ctl->may_start(n->ctl_state, n, 0));
+        for (int v = 0; v < V; v++) {
+            o[v].owner = -1;
+            o[v].credits = 4;
+        }
+        test_net_free(n, cfg);
+    }
+}
+
 static void bad_input(void **state)
 {
     (void)state;
@@ -450,6 +555,8 @@ static void bad_input(void **state)
     const char *const foreign[][2] = {
         {"control.model=alo", "static.threshold=10"},
         {"control.model=alo", "gather.hop_delay=3"},
+        {"control.model=selftune", "alo.free=space"},
+        {"control.model=static", "alo.free=space"},
         {"control.model=static", "selftune.period=64"},
         {"control.model=selftune", "static.threshold=10"},
         {"control.model=selftune", "entropy.rth=50"},
@@ -550,7 +657,9 @@ int main(void)
         cmocka_unit_test(gather_duration),
         cmocka_unit_test(global_throttling_on_dragonfly),
         cmocka_unit_test(paper_network_numbers),
+        cmocka_unit_test(preset_thottethodi2004),
         cmocka_unit_test(extrapolation),
+        cmocka_unit_test(extrapolation_from_arrival),
         cmocka_unit_test(published_snapshots),
         cmocka_unit_test(sideband_timing),
         cmocka_unit_test(static_policy_timing),
@@ -559,6 +668,7 @@ int main(void)
         cmocka_unit_test(resets_clear_max),
         cmocka_unit_test(alo_rule),
         cmocka_unit_test(alo_on_router),
+        cmocka_unit_test(alo_free_readings),
         cmocka_unit_test(bad_input),
         cmocka_unit_test(selftune_beyond_saturation),
         cmocka_unit_test(selftune_keeps_peak_where_base_collapses),

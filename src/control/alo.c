@@ -9,8 +9,11 @@
  *   the packet's destination router (route_minimal_ports; footnote 3:
  *   "can be used without violating the minimal-routing constraint"), every
  *   VC of them, whatever the routing policy would pick.
- * - A VC is free when no packet holds it (ovc.owner < 0); its downstream
- *   buffer may still be draining.
+ * - A VC is free (alo.free) when no packet holds it (unowned, default:
+ *   its downstream buffer may still be draining), when moreover that
+ *   buffer has drained (drained), or when the buffer behind it has a free
+ *   slot, whoever holds it (space: "free" read as buffer state, as a
+ *   flit-level simulator may; the weakest test, so the least throttling).
  * - A packet for the node's own router uses no network channel: never
  *   throttled.
  * - The rule is evaluated when the node asks (it has a packet and is not
@@ -23,9 +26,21 @@
 #include "control/gather.h"
 #include "net/net.h"
 
+enum alo_free { ALO_UNOWNED, ALO_DRAINED, ALO_SPACE };
+
+static const char *const free_names[] = {"unowned", "drained", "space", NULL};
+
+const struct saturn_param alo_params[] = {
+    {"alo.free", SATURN_PARAM_ENUM, "unowned", 0, 0, free_names,
+     "alo: when a virtual channel counts as free: unowned (no packet holds it), drained "
+     "(unowned and the buffer behind it empty) or space (the buffer behind it has a free "
+     "slot, whoever holds it)"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
+
 struct alo {
     uint32_t refused;   /* nodes refused in the current cycle */
     uint64_t cycle;     /* the cycle refused counts */
+    enum alo_free free_mode;
 };
 
 bool alo_allows(int nuseful, const uint64_t *vcfree, uint64_t all)
@@ -37,6 +52,24 @@ bool alo_allows(int nuseful, const uint64_t *vcfree, uint64_t all)
         every &= (vcfree[i] & all) != 0;
     }
     return every;
+}
+
+static bool alo_vc_free(const struct net *n, const struct port *pt, const struct ovc *o,
+                        enum alo_free mode)
+{
+    /* room behind the VC: the output buffer's when there is one, else the
+     * downstream input buffer's credits */
+    bool unlimited = n->obuf_on ? n->obuf_unlimited : pt->out_unlimited;
+    int32_t room = n->obuf_on ? o->ob_space : o->credits;
+    int32_t cap = n->obuf_on ? (int32_t)n->obuf_cap : (int32_t)n->ports[pt->far_in].cap;
+    switch (mode) {
+    case ALO_DRAINED:
+        return o->owner < 0 && (unlimited || room == cap);
+    case ALO_SPACE:
+        return unlimited || room > 0;
+    default:
+        return o->owner < 0;
+    }
 }
 
 static int alo_init(void **state, const struct saturn_config *cfg, struct net *n,
@@ -52,6 +85,7 @@ static int alo_init(void **state, const struct saturn_config *cfg, struct net *n
         (rc = ctl_reject_keys(cfg, selftune_keys, "alo", err)) ||
         (rc = ctl_reject_keys(cfg, entropy_keys, "alo", err)))
         return rc;
+    a->free_mode = (enum alo_free)saturn_config_enum(cfg, "alo.free");
     return SATURN_OK;
 }
 
@@ -76,10 +110,11 @@ static bool alo_may_start(void *state, const struct net *n, uint32_t node)
     uint64_t vcfree[2 * TOPO_MAX_DIMS];
     for (int i = 0; i < np; i++) {
         size_t gp = (size_t)r * (size_t)n->P + (size_t)ports[i];
+        const struct port *pt = &n->ports[gp];
         const struct ovc *o = &n->ovcs[gp * (size_t)n->V];
         vcfree[i] = 0;
         for (int v = 0; v < n->Vd; v++) /* data VCs: the meta VC is no channel for packets */
-            vcfree[i] |= (uint64_t)(o[v].owner < 0) << v;
+            vcfree[i] |= (uint64_t)alo_vc_free(n, pt, &o[v], a->free_mode) << v;
     }
     uint64_t all = n->Vd == 64 ? UINT64_MAX : (1ULL << n->Vd) - 1;
     bool ok = alo_allows(np, vcfree, all);

@@ -22,7 +22,11 @@
  * Estimate for cycle t (gather.estimate): last = the newest visible
  * snapshot S1; linear (default) = S1 + (S1 - S0) (t - t1) / (t1 - t0)
  * from the two newest visible snapshots (t1 - t0 = g on the side-band),
- * clamped at 0; S1 alone with one snapshot, 0 with none. */
+ * clamped at 0; S1 alone with one snapshot, 0 with none. linear_visible
+ * extrapolates the same line from the cycle S1 became visible instead of
+ * the cycle it describes (t - v1 for t - t1): the reading in which a node
+ * takes each snapshot as the network's state when it arrives, so it looks
+ * 0 to 1 gather ahead instead of 1 to 2. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -30,8 +34,10 @@
 #include "net/net.h"
 
 static const char *const full_names[] = {"no_free_slot", "nonempty", NULL};
-static const char *const est_names[] = {"linear", "last", NULL};
+static const char *const est_names[] = {"linear", "last", "linear_visible", NULL};
 static const char *const mode_names[] = {"sideband", "metapacket", NULL};
+static const char *const forward_names[] = {"store", "cut_through", NULL};
+static const char *const arbiter_names[] = {"shared", "priority", NULL};
 
 const struct saturn_param gather_params[] = {
     {"gather.mode", SATURN_PARAM_ENUM, "sideband", 0, 0, mode_names,
@@ -39,6 +45,14 @@ const struct saturn_param gather_params[] = {
      "sideband (a dedicated, contention-free network, gather.hop_delay) or metapacket (2-flit "
      "metapackets on one extra high-priority VC per data link, gathers back to back; torus "
      "only; runs with every controller, so control.model = noth gathers without using it)"},
+    {"gather.meta_forward", SATURN_PARAM_ENUM, "store", 0, 0, forward_names,
+     "gather.mode = metapacket: when a node forwards a passing metapacket: store (after its "
+     "tail and the one-cycle adder: route + crossbar + link + 2 cycles a hop) or cut_through "
+     "(the head carries the sums: one adder cycle after the head, the tail following: "
+     "route + crossbar + link + 1)"},
+    {"gather.meta_arbiter", SATURN_PARAM_ENUM, "shared", 0, 0, arbiter_names,
+     "gather.mode = metapacket with router.arbiter = central: metapacket heads queue for the "
+     "central arbiter round-robin with data heads (shared) or are served first (priority)"},
     {"gather.hop_delay", SATURN_PARAM_INT, "2", 1, 1000000, NULL,
      "static, selftune: side-band neighbour-to-neighbour delay h (cycles); gather duration "
      "g = h x sum of per-dimension hops ((k/2) h n on a k-ary n-cube; 3 h on a Dragonfly: "
@@ -48,7 +62,9 @@ const struct saturn_param gather_params[] = {
      "it is nonempty"},
     {"gather.estimate", SATURN_PARAM_ENUM, "linear", 0, 0, est_names,
      "static, selftune: current full-buffer estimate from the snapshots: linear extrapolation "
-     "of the last two, or the last one"},
+     "of the last two to the current cycle (linear), the same line from the cycle the last "
+     "one became visible (linear_visible: the gather delay ignored, 0-1 gathers ahead "
+     "instead of 1-2), or the last one"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 const char *const gather_keys[] = {"gather.hop_delay", "gather.full", "gather.estimate", NULL};
@@ -57,6 +73,7 @@ const char *const selftune_keys[] = {"selftune.period",   "selftune.initial",
                                      "selftune.increment", "selftune.decrement",
                                      "selftune.drop",     "selftune.avoid_local_max",
                                      "selftune.resets",   NULL};
+const char *const alo_keys[] = {"alo.free", NULL};
 const char *const entropy_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff", "entropy.rn",
                                     "entropy.tg",  "entropy.info", NULL};
 
@@ -224,6 +241,9 @@ void gather_step(struct gather *g, const struct net *n)
         g->estimate = 0;
     else if (g->nvis == 1 || g->est_mode == GATHER_EST_LAST)
         g->estimate = g->s[1].full;
+    else if (g->est_mode == GATHER_EST_LINEAR_VISIBLE)
+        g->estimate = gather_extrapolate(g->s[0].full, g->s[0].sample, g->s[1].full,
+                                         g->s[1].sample, t - (g->s[1].visible - g->s[1].sample));
     else
         g->estimate = gather_extrapolate(g->s[0].full, g->s[0].sample, g->s[1].full,
                                          g->s[1].sample, t);

@@ -27,7 +27,7 @@ struct net;
 struct topo;
 
 enum gather_full { GATHER_FULL_NO_FREE_SLOT, GATHER_FULL_NONEMPTY };
-enum gather_est { GATHER_EST_LINEAR, GATHER_EST_LAST };
+enum gather_est { GATHER_EST_LINEAR, GATHER_EST_LAST, GATHER_EST_LINEAR_VISIBLE };
 
 struct gather_snap {
     uint64_t sample;   /* cycle whose state it describes */
@@ -87,6 +87,6 @@ uint32_t gather_take(struct gather *g, double *delivered, double *full);
 int ctl_reject_keys(const struct saturn_config *cfg, const char *const *keys, const char *model,
                     struct saturn_error *err);
 extern const char *const gather_keys[], *const static_keys[], *const selftune_keys[],
-    *const entropy_keys[];
+    *const entropy_keys[], *const alo_keys[];
 
 #endif

@@ -119,6 +119,7 @@ static int selftune_init(void **state, const struct saturn_config *cfg, struct n
     *state = s;
     int rc;
     if ((rc = ctl_reject_keys(cfg, static_keys, "selftune", err)) ||
+        (rc = ctl_reject_keys(cfg, alo_keys, "selftune", err)) ||
         (rc = ctl_reject_keys(cfg, entropy_keys, "selftune", err)) ||
         (rc = gather_init(&s->g, cfg, n, err)))
         return rc;

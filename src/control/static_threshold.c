@@ -30,6 +30,7 @@ static int static_init(void **state, const struct saturn_config *cfg, struct net
     *state = s;
     int rc;
     if ((rc = ctl_reject_keys(cfg, selftune_keys, "static", err)) ||
+        (rc = ctl_reject_keys(cfg, alo_keys, "static", err)) ||
         (rc = ctl_reject_keys(cfg, entropy_keys, "static", err)))
         return rc;
     s->threshold = saturn_config_real(cfg, "static.threshold");

@@ -8,6 +8,7 @@ extern const struct saturn_param topo_params[];
 extern const struct saturn_param router_params[];
 extern const struct saturn_param routing_params[];
 extern const struct saturn_param route_dor_params[];
+extern const struct saturn_param route_duato_params[];
 extern const struct saturn_param recovery_params[];
 extern const struct saturn_param route_val_params[];
 extern const struct saturn_param route_ugal_params[];
@@ -26,6 +27,7 @@ extern const struct saturn_param curve_params[];
 extern const struct saturn_param control_params[];
 extern const struct saturn_param entropy_params[];
 extern const struct saturn_param gather_params[];
+extern const struct saturn_param alo_params[];
 extern const struct saturn_param static_params[];
 extern const struct saturn_param selftune_params[];
 extern const struct saturn_param ramp_params[];
@@ -33,11 +35,12 @@ extern const struct saturn_param phases_params[];
 extern const struct saturn_param cupstack_params[];
 
 static const struct saturn_param *const tables[] = {
-    topo_params,   router_params, routing_params, route_dor_params, recovery_params,
+    topo_params,   router_params, routing_params, route_dor_params, route_duato_params,
+    recovery_params,
     route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,
     route_hybrid_params, route_ectn_params, route_dragonfly_params,
     pattern_params, traffic_params, sim_params,
-    control_params, entropy_params, gather_params, static_params, selftune_params,
+    control_params, entropy_params, gather_params, static_params, selftune_params, alo_params,
     steady_params, collective_params, ramp_params, phases_params, curve_params, cupstack_params,
 };
 

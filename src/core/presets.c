@@ -18,23 +18,27 @@ struct preset {
  * units to route, body flits 1 unit through the router, 1 per link; the
  * table-driven minimal adaptive rule; destinations exactly l hops away.
  * The paper's 1-flit input register hands a flit on in the same unit it
- * takes the next one; with credits (a slot freed at t is reusable at t + 1)
- * the same stream needs 2 slots, so the input buffers hold 2 flits: a
- * header's 2-unit routing then stalls the flits behind it for a unit, as
- * the 1-flit register does. The output register is a zero-latency stage in
+ * takes the next one, so a header that spends 2 units there leaves its
+ * input link idle for 1 unit a message. With credits (a slot freed at t is
+ * reusable at t + 1) a B-flit buffer under a 2-unit header idles its link
+ * for 3 - B units (measured: tests/test_levitin.c), so the preset uses 3
+ * flits (2 would idle it for 2 units, 4 or more for none: the readings
+ * experiments/vct-unlimited compares). The output register is a zero-latency stage in
  * front of the unbounded storage. Five VCs per port let every input
  * condense into one output's storage at once; outputs carry one packet at
- * a time in arrival order (ties: lowest message id). */
+ * a time in arrival order (ties: lowest message id). Saturation is judged
+ * as the paper judges steady state, on the number of messages over the
+ * run: the backlog's growth is fitted from t_min / 2 to the window's end. */
 static const char *const levitin2019[] = {
     "network.topology=torus", "network.n=2", "network.k=8",
-    "router.vcs=5", "router.buf_flits=2", "router.switching=wormhole",
+    "router.vcs=5", "router.buf_flits=3", "router.switching=wormhole",
     "router.out_buf_flits=0", "router.out_buf_unlimited=true", "router.output_order=packet",
     "router.speedup=5", "router.route_delay=2", "router.xbar_delay=0",
     "router.link_latency=1", "router.credit_delay=1", "router.inject_latency=1",
     "router.eject_latency=1",
     "routing.algorithm=table_min",
     "traffic.pattern=distance", "traffic.distance=2", "traffic.packet_length=10",
-    "steady.warmup=50000", "steady.measure=0",
+    "steady.warmup=50000", "steady.measure=0", "steady.trend_from=0.5",
     NULL};
 
 /* BookSim 2's default input-queued router (iq_router with
@@ -80,6 +84,30 @@ static const char *const fuentes2015[] = {
     "traffic.source_queue=375", "routing.algorithm=min", "steady.warmup=5000",
     "steady.measure=15000", NULL};
 
+/* Thottethodi, Lebeck & Mukherjee 2004 (paper 001, section 5.1): a 16-ary
+ * 2-cube, one injection and one delivery channel per node; 3 VCs of 8-flit
+ * edge buffers per physical channel (3,072 counted buffers); a central
+ * arbiter routing one header at a time with a 1-cycle routing delay, a
+ * header the VC allocator refused demanding the arbiter again ("demand-
+ * slotted": the arbiter is the one resource that routes and allocates);
+ * 1 cycle per flit through the crossbar and per link; 16-flit packets;
+ * Duato's deadlock avoidance (escape VCs by DOR; two on a torus, the
+ * reading that is deadlock-free: duato.escape_vcs) or Disha recovery
+ * (routing.algorithm = disha, time-out 8); 60,000 cycles of which the
+ * first 10,000 are ignored. Sources "try" to generate: a source holds at
+ * most one waiting packet. Choose control.model (noth, alo, static,
+ * selftune) and traffic; with metapackets (gather.mode = metapacket) the
+ * experiment adds gather.meta_forward = cut_through. The readings
+ * behind each value: experiments/self-tuned/README.md. */
+static const char *const thottethodi2004[] = {
+    "network.topology=torus", "network.n=2", "network.k=16",
+    "router.vcs=3", "router.buf_flits=8", "router.switching=wormhole",
+    "router.arbiter=central", "router.arbiter_requeue=true", "router.route_delay=1",
+    "router.xbar_delay=1", "router.link_latency=1",
+    "routing.algorithm=duato", "traffic.pattern=uniform", "traffic.packet_length=16",
+    "traffic.source_queue=1", "steady.warmup=10000", "steady.measure=50000",
+    "steady.drain_max=0", NULL};
+
 static const struct preset presets[] = {
     {"fuentes2015", "paper 004: the 16,512-node canonical Dragonfly of Table I (VCT, "
                     "input-output-buffered 5-cycle routers, 10/100-cycle links); choose "
@@ -89,6 +117,10 @@ static const struct preset presets[] = {
                    "16 flits), 16 VCs x 8 flits, DOR with its ring-entry VC classes, uniform "
                    "including the source; any k-ary n-cube",
      booksim_iq},
+    {"thottethodi2004", "paper 001: the 16-ary 2-cube of section 5.1 (3 VCs x 8 flits, central "
+                        "arbiter, Duato avoidance; disha for recovery), 16-flit packets, sources "
+                        "that try; choose control.model and traffic",
+     thottethodi2004},
     {"levitin2019", "paper 002: torus, VCT with unlimited output storage, table-driven minimal "
                     "adaptive routing, fixed-distance traffic (Levitin & Rykalova 2019)",
      levitin2019},

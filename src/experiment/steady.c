@@ -24,6 +24,10 @@ const struct saturn_param steady_params[] = {
      "002's rule T = 10 x 4 l / lambda (l: mean hops, lambda: packets/node/cycle)"},
     {"steady.drain_max", SATURN_PARAM_INT, "100000", 0, 1e12, NULL,
      "cycles after the window to wait for measured packets; a run that needs more is saturated"},
+    {"steady.trend_from", SATURN_PARAM_REAL, "1", 0, 1, NULL,
+     "where the backlog's growth is fitted for the saturation test, as a fraction of the "
+     "warm-up: 1 = over the window only; 0.5 = from half the warm-up to the end of the window "
+     "(paper 002's look at the number of messages over the run: a longer span, less noise)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static double backlog(const struct net *n)
@@ -51,6 +55,13 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             M = 1;
     }
     uint64_t D = (uint64_t)saturn_config_int(s->cfg, "steady.drain_max");
+    /* steady.trend_from < 1: the growth is fitted over [F, W + M) instead
+     * (running sums, t relative to F) */
+    const double trend_from = saturn_config_real(s->cfg, "steady.trend_from");
+    const bool long_fit = trend_from < 1 && W > 0;
+    const uint64_t F = long_fit ? (uint64_t)(trend_from * (double)W) : W;
+    double fs_t = 0, fs_tt = 0, fs_y = 0, fs_ty = 0;
+    uint64_t genF = 0;
     struct bernoulli b;
     if (bernoulli_init(&b, n, p, len)) {
         bernoulli_free(&b);
@@ -68,6 +79,8 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             ej0 = n->flits_ejected;
             gen0 = b.generated_flits;
         }
+        if (now == F)
+            genF = b.generated_flits;
         if (now == W + M) {
             ej1 = n->flits_ejected;
             gen1 = b.generated_flits;
@@ -86,6 +99,13 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
         bernoulli_step(&b, n, &s->pat, window);
         if ((rc = sim_step(s, err)))
             break;
+        if (long_fit && now >= F && now < W + M) {
+            double t = (double)(now - F), y = backlog(n);
+            fs_t += t;
+            fs_tt += t * t;
+            fs_y += y;
+            fs_ty += t * y;
+        }
         if (window) {
             inflight += (double)n->packets_in_net;
             queued += (double)n->queued_packets;
@@ -105,6 +125,15 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     /* slope = sum (t - mid) y / sum (t - mid)^2, the latter M (M^2 - 1) / 12 */
     double md = (double)M, slope = M > 1 ? trend / (md * (md * md - 1) / 12) : 0;
     r->backlog_growth = gen1 > gen0 ? slope * md / (double)(gen1 - gen0) : 0;
+    double noise_packets = (double)(r->measured_packets + 1);
+    if (long_fit) { /* the same test over [F, W + M): growth / flits offered in it */
+        double L = (double)(W + M - F);
+        double var = fs_tt - fs_t * fs_t / L;
+        double lslope = var > 0 ? (fs_ty - fs_t * fs_y / L) / var : 0;
+        double offered = (double)(gen1 - genF);
+        r->backlog_growth = offered > 0 ? lslope * L / offered : 0;
+        noise_packets = offered / len + 1;
+    }
     /* Little's law: packets in the system (queued or in flight) = arrival
      * rate x time in the system, both over the window */
     r->little_n = (inflight + queued) / md;
@@ -117,11 +146,11 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                  (unsigned long long)(r->measured_packets - r->measured_delivered),
                  (unsigned long long)r->measured_packets, (unsigned long long)D);
     } else if (r->backlog_growth > STEADY_GROWTH_LIMIT &&
-               r->backlog_growth > STEADY_GROWTH_NOISE / sqrt((double)(r->measured_packets + 1))) {
+               r->backlog_growth > STEADY_GROWTH_NOISE / sqrt(noise_packets)) {
         r->saturated = true;
         snprintf(r->saturated_why, sizeof r->saturated_why,
-                 "the backlog (source queues + network) grew by %.1f %% of the offered flits over the window",
-                 100.0 * r->backlog_growth);
+                 "the backlog (source queues + network) grew by %.1f %% of the offered flits over %s",
+                 100.0 * r->backlog_growth, long_fit ? "the fitted span" : "the window");
     }
     sim_finish(s, r, t0);
     return SATURN_OK;

@@ -26,7 +26,10 @@
  * sees them) and, a cycle after the tail (the adder), queues the packet to
  * be put into its own local meta VC. Per hop on an idle network:
  *   h = route_delay + xbar_delay + link_latency + 2
- * (the tail follows one cycle behind the head, then the adder). The local
+ * (the tail follows one cycle behind the head, then the adder). With
+ * gather.meta_forward = cut_through the head carries the sums: the node
+ * acts a cycle after the head (the adder) and h is one cycle less; the
+ * forwarded tail cannot cross the switch before it would have arrived. The local
  * meta VC is one FIFO: a master's npac enters after ppac's tail has left,
  * route_delay + 2 cycles later. A phase therefore takes k h + route_delay
  * + 2 cycles at the master, which learns its sum last, and an idle gather
@@ -78,6 +81,7 @@ struct mrouter {
 
 struct meta {
     enum { FULL_NO_FREE_SLOT, FULL_NONEMPTY } full_mode;
+    bool cut_through;    /* gather.meta_forward: forward on the head, not the tail */
     struct mrouter *mr;
     struct mpkt *pool;
     uint32_t pool_cap, free_head;
@@ -102,6 +106,7 @@ int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_er
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     n->meta = m;
     m->full_mode = saturn_config_enum(cfg, "gather.full") == 1 ? FULL_NONEMPTY : FULL_NO_FREE_SLOT;
+    m->cut_through = saturn_config_enum(cfg, "gather.meta_forward") == 1;
     m->mr = calloc(t->routers, sizeof *m->mr);
     m->node_ej = calloc(n->nnodes, sizeof *m->node_ej);
     /* at most two packets per row and phase are alive; rows of all phases
@@ -408,7 +413,10 @@ void meta_step(struct net *n)
             flit_t f = net_ivc_pop(n, net_serial_part(n), r, p, n->Vd); /* one flit per port and cycle */
             n->rocc[r]--;
             n->meta_in_net--;
-            if (f.flags & FLIT_TAIL)
+            /* store: the node acts on the tail; cut_through: on the head,
+             * the tail following a cycle behind as it would through the
+             * router (its own absorb then has nothing left to do) */
+            if (f.flags & (m->cut_through ? FLIT_HEAD : FLIT_TAIL))
                 arrive(n, r, f.pid, now);
         }
     }

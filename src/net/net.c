@@ -34,6 +34,11 @@ const struct saturn_param router_params[] = {
      "cycle; one grant per output VC) or central (one arbiter per router routes one head at a "
      "time, round-robin, busy for the routing delay; a head that gets no VC queues again: "
      "paper 001's router)"},
+    {"router.arbiter_requeue", SATURN_PARAM_BOOL, "true", 0, 0, NULL,
+     "router.arbiter = central: a head the VC allocator refused queues for the arbiter again "
+     "and is routed afresh (true), or keeps its routing and asks the VC allocator again every "
+     "cycle without the arbiter (false: each head is routed once per router, paper 001's "
+     "\"routing occurs only for the header flit\")"},
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
@@ -360,11 +365,23 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_config_fail(cfg, "gather.full", err,
                                       "unlimited buffers (router.buf_flits = 0) are never "
                                       "full; use gather.full = nonempty");
+        n->meta_arb_priority = saturn_config_enum(cfg, "gather.meta_arbiter") == 1;
         n->V = n->Vd + 1; /* the meta VC, index Vd, on every port */
         n->meta_bit = 1ULL << n->Vd;
         n->data_mask = ~n->meta_bit;
     }
+    if (!meta)
+        for (const char *const *k = (const char *const[]){"gather.meta_forward",
+                                                           "gather.meta_arbiter", NULL};
+             *k; k++)
+            if (saturn_config_is_set(cfg, *k))
+                return saturn_config_fail(cfg, *k, err,
+                                          "applies to metapackets (gather.mode = metapacket)");
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
+    n->arb_requeue = saturn_config_bool(cfg, "router.arbiter_requeue");
+    if (!n->central && saturn_config_is_set(cfg, "router.arbiter_requeue"))
+        return saturn_config_fail(cfg, "router.arbiter_requeue", err,
+                                  "applies to the central arbiter (router.arbiter = central)");
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");

@@ -80,6 +80,7 @@ struct ivc_route {
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
+    uint64_t t_routed;  /* the head was first routed (disha.timeout_from = routed) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
     struct route_result route;
@@ -194,6 +195,8 @@ struct net {
     bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */
     bool atomic_vc;         /* an output VC is reallocated only once drained downstream */
     bool central;           /* one central arbiter per router routes one head at a time */
+    bool meta_arb_priority; /* the central arbiter serves metapacket heads first */
+    bool arb_requeue;       /* a refused head queues for the central arbiter again */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */

@@ -6,7 +6,9 @@
  * routers on a dedicated token path (a Hamiltonian path of the k-ary n-cube,
  * boustrophedon order, one router every disha.token_hop cycles). A head that
  * has waited at the front of its input VC for more than disha.timeout cycles
- * without an output VC is presumed deadlocked. When the free token reaches
+ * without an output VC is presumed deadlocked (disha.timeout_from = routed:
+ * counted from when its routing was done, so that a wait for the central
+ * arbiter is not taken for blocking). When the free token reaches
  * its router, the router keeps the token and the presumed-deadlocked packet
  * (the one waiting longest there) leaves through the lane: its head goes DB
  * to DB along the dimension-order path to its destination and the rest of
@@ -31,10 +33,16 @@
 
 #include "net/net_internal.h"
 
+static const char *const timeout_from_names[] = {"front", "routed", NULL};
+
 const struct saturn_param recovery_params[] = {
     {"disha.timeout", SATURN_PARAM_INT, "8", 1, 1e9, NULL,
      "a head waiting longer than this (cycles) for an output VC is presumed deadlocked "
      "(routing.algorithm = disha)"},
+    {"disha.timeout_from", SATURN_PARAM_ENUM, "front", 0, 0, timeout_from_names,
+     "when a head's wait starts counting towards disha.timeout: front (it reached the front "
+     "of its input VC: time queued for router.arbiter = central counts) or routed (its "
+     "routing was done: only the wait for an output VC counts)"},
     {"disha.token_hop", SATURN_PARAM_INT, "1", 1, 1e6, NULL,
      "cycles for the recovery token to move to the next router on its path"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -47,6 +55,7 @@ struct lane_flit {
 
 struct recovery {
     uint64_t timeout;
+    bool from_routed;  /* disha.timeout_from = routed */
     uint32_t token_hop, hop_time;
     uint32_t *ring;    /* token path: routers in boustrophedon order */
     uint32_t *ring_at; /* router -> position on the path */
@@ -91,6 +100,7 @@ int recovery_create(struct net *n, const struct saturn_config *cfg, struct satur
     n->rec = rc;
     const struct topo *t = &n->topo;
     rc->timeout = (uint64_t)saturn_config_int(cfg, "disha.timeout");
+    rc->from_routed = saturn_config_enum(cfg, "disha.timeout_from") == 1;
     rc->token_hop = (uint32_t)saturn_config_int(cfg, "disha.token_hop");
     uint32_t hop = n->route_delay + n->xbar_delay + n->link_latency;
     rc->hop_time = hop ? hop : 1;
@@ -180,7 +190,15 @@ static bool find_victim(const struct net *n, const struct recovery *rc, uint32_t
             if (st == IVC_ACTIVE ? !(iv->buf[iv->head].flags & FLIT_HEAD)
                                  : st != IVC_WAIT && st != IVC_ROUTING && st != IVC_VA)
                 continue;
-            uint64_t t = n->iroute[i].t_front;
+            const struct ivc_route *ir = &n->iroute[i];
+            uint64_t t = ir->t_front;
+            if (rc->from_routed) { /* the arbiter's queue is no blocking */
+                if (st == IVC_WAIT && ir->route.n == 0)
+                    continue;
+                t = ir->t_routed + n->route_delay;
+                if (n->now < t)
+                    continue;
+            }
             if (n->now - t > rc->timeout && t < oldest) {
                 oldest = t;
                 *pp = p;

@@ -358,8 +358,9 @@ static inline int unrotate(int bit, int s, int width)
 
 /* The central arbiter (paper 001's router): new heads queue for it; when
  * free, it takes the next waiting head round-robin over the router's
- * input VCs, routes it (fresh, so adaptive choices see the present) and is
- * busy for the routing delay (at least one cycle). */
+ * input VCs (a metapacket first with gather.meta_arbiter = priority),
+ * routes it (fresh, so adaptive choices see the present) and is busy for
+ * the routing delay (at least one cycle). */
 static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -370,7 +371,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
     const uint64_t now = n->now;
     const bool free_now = now >= n->arb_free[r];
     int pick = -1;
-    unsigned best = nlin;
+    unsigned best = nlin + 1;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         for (uint64_t m = ports[p].nonempty & ~ports[p].active; m; m &= m - 1) {
@@ -388,7 +389,9 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
             }
             if (iv->state != IVC_WAIT || !free_now)
                 continue;
-            unsigned d = ((unsigned)lin + nlin - n->arb_rr[r]) % nlin;
+            /* gather.meta_arbiter = priority: a waiting metapacket goes first */
+            unsigned d = n->meta_arb_priority && v == n->Vd
+                             ? 0 : ((unsigned)lin + nlin - n->arb_rr[r]) % nlin + 1;
             if (d < best) {
                 best = d;
                 pick = lin;
@@ -404,6 +407,8 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
         ir->len = 2;
     } else {
         struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        if (ir->route.n == 0) /* its first turn at the arbiter */
+            ir->t_routed = now;
         ir->route.sel = 0;
         n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
         ir->len = pk->len;
@@ -483,7 +488,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
-                ir->t_front = now;
+                ir->t_front = ir->t_routed = now;
             }
             if (iv->state != IVC_VA) {
                 if (iv->state != IVC_ROUTING || now < ir->ready)
@@ -504,7 +509,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
-            else if (n->central)
+            else if (n->central && n->arb_requeue)
                 iv->state = IVC_WAIT;
         }
     }
@@ -537,7 +542,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
-    if (n->central)
+    if (n->central && n->arb_requeue)
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;

@@ -22,15 +22,30 @@
  * 1 only after it. (Paper 001 uses "one escape VC" on its 16-ary 2-cube;
  * one DOR VC on a ring is not deadlock-free without datelines or bubble
  * flow control, so saturn's torus escape takes two of the three VCs and
- * leaves one adaptive VC.) */
+ * leaves one adaptive VC.)
+ *
+ * duato.escape_vcs = 1 on a torus is the other reading of "one escape VC":
+ * VC 0 alone, dimension order the shorter way round (crossing the wrap
+ * link), every other VC adaptive. Its escape channels close a cycle round
+ * every ring, so it is not deadlock-free in theory; it needs
+ * debug.allow_deadlock = true, and a run that does deadlock stops with the
+ * watchdog's report. */
 #include <stdlib.h>
 
 #include "net/net.h"
 #include "route/route.h"
 
 struct duato {
-    int escape; /* escape VCs: 2 on a torus, 1 on a mesh */
+    int escape; /* escape VCs: 2 on a torus (duato.escape_vcs), 1 on a mesh */
 };
+
+const struct saturn_param route_duato_params[] = {
+    {"duato.escape_vcs", SATURN_PARAM_INT, "2", 1, 2, NULL,
+     "duato on a torus: escape VCs per channel: 2 (VC 0 until the wrap link, VC 1 after: "
+     "deadlock-free) or 1 (VC 0 by dimension order across the wrap link, one more adaptive "
+     "VC: a ring cycle in the escape channels, needs debug.allow_deadlock = true); a mesh "
+     "always has 1"},
+    {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 static void duato_route(void *state, const struct net *n, uint32_t router, int in_port,
                         int in_vc, struct packet *p, struct route_result *out)
@@ -54,7 +69,7 @@ static void duato_route(void *state, const struct net *n, uint32_t router, int i
         bool plus = fw <= bw;
         port = plus ? 2 * d : 2 * d + 1;
         bool wraps = plus ? g < c : g > c;
-        vc = wraps ? 0 : 1;
+        vc = s->escape == 1 || wraps ? 0 : 1;
     }
     out->c[out->n++] = (struct route_cand){(uint16_t)port, (uint8_t)vc, (uint8_t)vc};
 }
@@ -66,14 +81,24 @@ static int duato_init(void **state, const struct saturn_config *cfg, const struc
     if (!s)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
-    s->escape = n->topo.kind == TOPO_TORUS ? 2 : 1;
+    bool torus = n->topo.kind == TOPO_TORUS;
+    s->escape = torus ? (int)saturn_config_int(cfg, "duato.escape_vcs") : 1;
+    if (!torus && saturn_config_is_set(cfg, "duato.escape_vcs") &&
+        saturn_config_int(cfg, "duato.escape_vcs") != 1)
+        return saturn_config_fail(cfg, "duato.escape_vcs", err,
+                                  "a mesh's escape channel is one DOR VC (1)");
+    if (torus && s->escape == 1 && !saturn_config_bool(cfg, "debug.allow_deadlock"))
+        return saturn_config_fail(cfg, "duato.escape_vcs", err,
+                                  "1 escape VC by dimension order round a torus ring is not "
+                                  "deadlock-free (no dateline); use 2, or set "
+                                  "debug.allow_deadlock = true to run it anyway");
     if (n->Vd < s->escape + 1)
         return saturn_config_fail(cfg, "router.vcs", err,
                                   "Duato's routing needs %d escape VC%s (DOR%s) plus at least "
                                   "one adaptive VC on a %s: at least %d",
                                   s->escape, s->escape > 1 ? "s" : "",
                                   s->escape > 1 ? " with a dateline class per ring" : "",
-                                  n->topo.kind == TOPO_TORUS ? "torus" : "mesh", s->escape + 1);
+                                  torus ? "torus" : "mesh", s->escape + 1);
     return SATURN_OK;
 }
 
