@@ -212,6 +212,9 @@ contains config-roundtrip "$tmp/out" "vcs = 5"
 # Presets, analytic model, GA and cup-stacking from the command line.
 check presets 0 "$bin" config --presets
 contains presets "$tmp/out" "levitin2019"
+# each name with its own help (the help pointer was read before the call set it)
+contains presets "$tmp/out" "fuentes2015    paper 004"
+contains presets "$tmp/out" "levitin2019    paper 002"
 check bad-preset 2 "$bin" run --preset nope
 contains bad-preset "$tmp/err" "unknown preset 'nope'"
 check model 0 "$bin" model --preset levitin2019 traffic.distance=3
@@ -248,6 +251,64 @@ grep -qE '"entropy_mean":[[:space:]]*null' "$tmp/e.json" && pass=$((pass + 1)) |
 "$bin" config --list >"$tmp/list"
 if diff <(sed -n '/^```$/,/^```$/p' "$src/docs/CONFIG.md" | sed '1d;$d') "$tmp/list" >/dev/null
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: docs/CONFIG.md is stale (run scripts/gen-config-doc.sh)"; fi
+
+# saturn selftest classifies what its children do: fake saturns that crash,
+# hang, deadlock, fail an audit, refuse cleanly or not, or differ by thread count.
+fake() { # name, shell body (sees $json and $series, the output paths)
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --json) json=$2;; --series) series=$2;; esac; shift; done\n%s\n' "$2" >"$tmp/$1"
+    chmod +x "$tmp/$1"
+}
+fake crash 'kill -SEGV $$'
+fake hang 'sleep 20'
+fake deadlock 'echo "saturn: error: cycle 9: wait-for cycle" >&2; exit 3'
+fake audit 'echo "saturn: error: internal error at cycle 3: credits" >&2; exit 1'
+fake refuse 'echo "saturn: error: command line: router.vcs = 1: too few" >&2; exit 2'
+fake messy 'echo "saturn: error: one" >&2; echo "two" >&2; exit 2'
+fake partial 'echo "{}" >"$json"; echo "saturn: error: late" >&2; exit 2'
+fake asan 'echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow" >&2; exit 1'
+fake differ 'echo "{\"pid\": $$}" >"$json"; : >"$series"'
+fake good 'echo "{}" >"$json"; : >"$series"'
+for f in crash:crash hang:hang deadlock:watchdog audit:invariant messy:error partial:error asan:crash; do
+    check "selftest-${f%%:*}" 1 "$bin" selftest --random 2 --seed 1 --timeout 1 --exec "$tmp/${f%%:*}"
+    contains "selftest-${f%%:*}" "$tmp/out" "selftest: case 0 ${f##*:}"
+    contains "selftest-${f%%:*}" "$tmp/out" "selftest: 2 failures"
+done
+check selftest-refuse 0 "$bin" selftest --random 2 --exec "$tmp/refuse"
+contains selftest-refuse "$tmp/out" "ok 0, rejected 2,"
+check selftest-good 0 "$bin" selftest --random 20 --exec "$tmp/good"
+contains selftest-good "$tmp/out" "ok 20, rejected 0,"
+check selftest-differ 1 "$bin" selftest --random 20 --exec "$tmp/differ"
+grep -qE "outcomes: ok [0-9]+, rejected 0, watchdog 0, crash 0, hang 0, invariant 0, mismatch [1-9]" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL selftest-differ: no mismatch counted"; cat "$tmp/out"; }
+check selftest-no-n 2 "$bin" selftest --seed 1
+contains selftest-no-n "$tmp/err" "selftest needs --random N"
+mkdir "$tmp/scratch"
+TMPDIR="$tmp/scratch" "$bin" selftest --random 3 --exec "$tmp/good" >/dev/null
+[ -z "$(ls -A "$tmp/scratch")" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL selftest left files"; }
+
+# Found by saturn selftest (regressions): metapackets with unlimited buffers
+# for controllers that do not count full buffers (gather.full was demanded,
+# and refused as not theirs); VCT buffers sized for a sliced collective's
+# packets, not traffic.packet_length (too-long packets never moved: the run
+# spun to collective.max_cycles).
+for m in noth alo hyst; do
+    check "meta-unlimited-$m" 0 "$bin" run network.k=4 router.switching=unlimited router.buf_flits=0 \
+        gather.mode=metapacket control.model=$m steady.warmup=100 steady.measure=200 -q
+done
+check meta-unlimited-static 2 "$bin" run network.k=4 router.switching=unlimited router.buf_flits=0 \
+    gather.mode=metapacket control.model=static
+contains meta-unlimited-static "$tmp/err" "use gather.full = nonempty"
+check vct-slices-long 2 "$bin" run network.k=4 router.switching=vct router.buf_flits=8 \
+    sim.workload=collective collective.packets=1 collective.payload=30
+contains vct-slices-long "$tmp/err" "at least floor(collective.payload / collective.slices) + 1 = 31 flits"
+check vct-slices-short 0 "$bin" run network.k=4 router.switching=vct router.buf_flits=6 \
+    sim.workload=collective collective.packets=1 collective.payload=2 -q
+# a preset's value is named without a line number ("preset NAME:0" before)
+check preset-origin 2 "$bin" run $df sim.workload=collective collective.payload=20 collective.slices=2
+contains preset-origin "$tmp/err" "error: preset fuentes2015: traffic.packet_length = 8: is set by"
+check vct-slices-df-global 2 "$bin" run $df router.switching=vct router.buf_flits=16 dragonfly.global_buf_flits=8 \
+    sim.workload=collective collective.payload=20 collective.slices=2
+contains vct-slices-df-global "$tmp/err" "dragonfly.global_buf_flits = 8"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -52,5 +52,6 @@ int cmd_config(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_ga(int argc, char **argv);
 int cmd_cupstack(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 
 #endif

@@ -21,9 +21,11 @@ int cmd_config(int argc, char **argv)
         return 0;
     }
     if (argc >= 2 && !strcmp(argv[1], "--presets")) {
-        const char *help;
-        for (size_t i = 0; i < saturn_preset_count(); i++)
-            printf("%-14s %s\n", saturn_preset_name(i, &help), help);
+        for (size_t i = 0; i < saturn_preset_count(); i++) {
+            const char *help; /* set by the call: not in the same argument list */
+            const char *name = saturn_preset_name(i, &help);
+            printf("%-14s %s\n", name, help);
+        }
         return 0;
     }
     struct cli_args a;

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "experiment/sim.h"
+#include "traffic/process.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
  * time between the first and the last flit (paper 003, section 4.3). */
@@ -140,7 +141,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
                                       "%u slices of a %lld-flit payload would leave slices "
                                       "without payload; at most collective.payload slices",
                                       slices, (long long)payload);
-        len = (uint32_t)(payload / slices) + 1;
+        len = traffic_packet_flits(s->cfg, NULL);
     }
     int64_t *off = calloc(n->nnodes, sizeof *off);
     uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);
