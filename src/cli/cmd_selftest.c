@@ -555,6 +555,12 @@ static void draw_case(uint64_t seed, uint64_t index, struct draw *d)
     d->threads = threads[below(&r, 4)];
     if (d->threads > 1)
         add(d, "sim.threads=%d", d->threads);
+    if (chance(&r, 0.5)) /* a tight watchdog: any false deadlock shows */
+        add(d, "sim.watchdog=%lld", (long long)range(&r, 500, 2000));
+    if (chance(&r, 0.3) && strcmp(d->workload, "ramp")) /* a ramp's rows are its samples */
+        add(d, "sim.series_interval=%lld", (long long)range(&r, 2, 50));
+    if (chance(&r, 0.3))
+        add(d, "sim.generation_bin=%lld", (long long)range(&r, 1, 200));
     add(d, "sim.seed=%llu", (unsigned long long)range(&r, 1, 1000000));
     add(d, "sim.check_invariants=true");
 }
@@ -579,6 +585,7 @@ struct selftest {
     bool verbose;
     unsigned counts[OUT_N];
     unsigned compared; /* thread-count comparisons made */
+    unsigned reported; /* cases done at the last progress line */
     /* coverage: how many cases ran ok per topology, routing, ... */
     struct cover {
         char *name;
@@ -604,10 +611,11 @@ static void path_of(const struct selftest *t, const struct job *j, int phase, co
  * stdout discarded and stderr in a file. */
 static int spawn(const struct selftest *t, struct job *j)
 {
-    char json[512], err[512], series[512];
+    char json[512], err[512], series[512], gen[512];
     path_of(t, j, j->phase, "json", json, sizeof json);
     path_of(t, j, j->phase, "err", err, sizeof err);
     path_of(t, j, j->phase, "series.csv", series, sizeof series);
+    path_of(t, j, j->phase, "gen.csv", gen, sizeof gen);
     char *argv[MAX_ARGS + 16];
     char threads[32];
     int n = 0;
@@ -623,6 +631,8 @@ static int spawn(const struct selftest *t, struct job *j)
     argv[n++] = json;
     argv[n++] = "--series";
     argv[n++] = series;
+    argv[n++] = "--by-generation";
+    argv[n++] = gen;
     argv[n] = NULL;
     fflush(NULL);
     pid_t pid = fork();
@@ -719,10 +729,11 @@ static void first_line(const char *path, char *out, size_t cap)
 /* Classifies a finished child (status from waitpid; timed_out: killed). */
 static enum outcome classify(const struct selftest *t, struct job *j, int status, bool timed_out)
 {
-    char json[512], err[512], series[512];
+    char json[512], err[512], series[512], gen[512];
     path_of(t, j, j->phase, "json", json, sizeof json);
     path_of(t, j, j->phase, "err", err, sizeof err);
     path_of(t, j, j->phase, "series.csv", series, sizeof series);
+    path_of(t, j, j->phase, "gen.csv", gen, sizeof gen);
     char line[400];
     first_line(err, line, sizeof line);
     char *text = slurp(err);
@@ -744,10 +755,11 @@ static enum outcome classify(const struct selftest *t, struct job *j, int status
         return OUT_CRASH;
     }
     int code = WIFEXITED(status) ? WEXITSTATUS(status) : 1;
-    bool left = exists(json) || exists(series);
+    bool left = exists(json) || exists(series) || exists(gen);
     if (code == 0) {
-        if (!exists(json)) {
-            snprintf(j->why, sizeof j->why, "exit 0 without its --json record");
+        if (!exists(json) || !exists(series) || !exists(gen)) {
+            snprintf(j->why, sizeof j->why, "exit 0 without its --json, --series or "
+                                            "--by-generation file");
             return OUT_ERROR;
         }
         return OUT_OK;
@@ -775,8 +787,9 @@ static enum outcome classify(const struct selftest *t, struct job *j, int status
 /* The drawn run's record against the other thread count's. */
 static enum outcome compare(const struct selftest *t, struct job *j)
 {
-    static const char *const what[] = {"json", "series.csv"};
-    for (int i = 0; i < 2; i++) {
+    static const char *const what[] = {"json", "series.csv", "gen.csv"};
+    static const char *const names[] = {"records", "time series", "--by-generation files"};
+    for (int i = 0; i < 3; i++) {
         char a[512], b[512];
         path_of(t, j, 0, what[i], a, sizeof a);
         path_of(t, j, 1, what[i], b, sizeof b);
@@ -791,7 +804,7 @@ static enum outcome compare(const struct selftest *t, struct job *j)
         if (!same) {
             snprintf(j->why, sizeof j->why, "sim.threads=%d and sim.threads=%d give different %s",
                      j->d.threads, j->d.threads > 1 ? 1 : 2 + (int)(j->index % 2),
-                     i ? "time series" : "records");
+                     names[i]);
             return OUT_MISMATCH;
         }
     }
@@ -800,9 +813,9 @@ static enum outcome compare(const struct selftest *t, struct job *j)
 
 static void cleanup(const struct selftest *t, const struct job *j)
 {
-    static const char *const what[] = {"json", "err", "series.csv"};
+    static const char *const what[] = {"json", "err", "series.csv", "gen.csv"};
     for (int p = 0; p < 2; p++)
-        for (int i = 0; i < 3; i++) {
+        for (int i = 0; i < 4; i++) {
             char path[512];
             path_of(t, j, p, what[i], path, sizeof path);
             unlink(path);
@@ -901,7 +914,7 @@ static void usage(void)
            "defaults 0 and 1) over every topology (torus, mesh, dragonfly), routing,\n"
            "switching mode, buffer option, workload, injection controller and thread\n"
            "count, and runs each as 'saturn run ... sim.check_invariants=true --json\n"
-           "--series' in a child process (J at a time, default 1) bounded by SEC seconds\n"
+           "--series --by-generation' in a child process (J at a time, default 1) bounded by SEC seconds\n"
            "of wall-clock time (default 120). Networks larger than one 64-router block\n"
            "run again at another sim.threads: the records must be identical.\n"
            "Outcomes: ok; rejected (exit 2, one message, no output: a correct answer);\n"
@@ -996,6 +1009,15 @@ int cmd_selftest(int argc, char **argv)
                 continue;
             }
             running++;
+        }
+        unsigned doneby = 0, bad = 0; /* a line now and then on long batches */
+        for (int o = 0; o < OUT_N; o++)
+            doneby += t.counts[o], bad += o >= OUT_WATCHDOG ? t.counts[o] : 0;
+        if (doneby && doneby % 500 == 0 && doneby != t.reported) {
+            printf("selftest: %u of %llu cases done, %u failed, %.0f s\n", doneby,
+                   (unsigned long long)n, bad, now_s() - t0);
+            fflush(stdout);
+            t.reported = doneby;
         }
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
