@@ -268,6 +268,9 @@ check "path-first ga --schedule" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/n
 check "path-first ga --json" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/s3.csv" --json "$tmp/none/x"
 check "path-first ga same" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/s3.csv" --json "$tmp/s3.csv"
 check "path-first sweep" 2 timeout 20 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/none/x"
+# an output path may hold '=' (it is not an override)
+check path-equals 0 "$bin" run $small --by-generation "$tmp/g=1.csv" --series "$tmp/s=1.csv" -q
+[ -s "$tmp/g=1.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path-equals"; }
 check "links-steady" 2 "$bin" run $small --links "$tmp/l2.csv"
 contains links-steady "$tmp/err" "--links records a collective's links"
 # 2. A run that fails after the simulation writes none of its outputs: the

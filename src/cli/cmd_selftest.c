@@ -910,20 +910,22 @@ static void usage(void)
 {
     printf("usage: saturn selftest --random N [--seed S] [--from I] [-j J] [--timeout SEC]\n"
            "                       [--exec SATURN] [-v]\n\n"
-           "A stress test: draws N random valid configurations (cases I to I+N-1 of seed S;\n"
-           "defaults 0 and 1) over every topology (torus, mesh, dragonfly), routing,\n"
+           "A stress test: draws N random valid configurations (cases I to I+N-1 of seed\n"
+           "S; defaults 0 and 1) over every topology (torus, mesh, dragonfly), routing,\n"
            "switching mode, buffer option, workload, injection controller and thread\n"
            "count, and runs each as 'saturn run ... sim.check_invariants=true --json\n"
-           "--series --by-generation' in a child process (J at a time, default 1) bounded by SEC seconds\n"
-           "of wall-clock time (default 120). Networks larger than one 64-router block\n"
-           "run again at another sim.threads: the records must be identical.\n"
+           "--series --by-generation' in a child process (J at a time, default 1),\n"
+           "bounded by SEC seconds of wall-clock time (default 120). Networks larger\n"
+           "than one 64-router block run again at another sim.threads: the records\n"
+           "must be identical.\n"
            "Outcomes: ok; rejected (exit 2, one message, no output: a correct answer);\n"
            "and the failures: watchdog (exit 3), crash (a signal or a sanitizer report),\n"
            "hang (killed at the bound), invariant (an audit failed), mismatch (thread\n"
            "counts differ), error (anything else, such as output left by a failed run).\n"
            "Prints every failure with the command that reproduces it (-v: every case),\n"
-           "then the counts; exit 0 when no case failed, 1 otherwise. --exec SATURN runs\n"
-           "the cases with another saturn binary (a sanitizer build, say).\n");
+           "then the counts; exit 0 when no case failed, 1 otherwise. A case depends\n"
+           "on (S, its index) only: --from splits a large batch into parts. --exec\n"
+           "SATURN runs the cases with another saturn binary (a sanitizer build, say).\n");
 }
 
 static bool parse_u64(const char *v, uint64_t *out)

@@ -132,7 +132,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         const char *w = argv[i];
         if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series") ||
             !strcmp(w, "--preset") || !strcmp(w, "--links") || !strcmp(w, "--chart") ||
-            !strcmp(w, "--chart-scale")) {
+            !strcmp(w, "--chart-scale") || !strcmp(w, "--by-generation")) {
             i++;
             continue;
         }

@@ -13,7 +13,7 @@ static void usage(FILE *f)
             "  run      run one simulation and print a summary (--json PATH for a record)\n"
             "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
             "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
-            "  model    analytic bounds and the mean-field model of a configuration\n"
+            "  model    analytic bounds, the mean-field model and the memory estimate\n"
             "  ga       optimise per-node start times of a collective (genetic algorithm)\n"
             "  cupstack find the inter-slice interval of a sliced collective\n"
             "  selftest --random N: run N random configurations, each checked (stress test)\n"
