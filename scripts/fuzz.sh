@@ -10,9 +10,10 @@
 # value from the parameter registry (build-fuzz/saturn.dict), and seeds from
 # examples/, experiments/ and bench/. The growing corpus stays in
 # build-fuzz/corpus/TARGET; a crash or a broken promise leaves its input in
-# build-fuzz/artifacts/TARGET/ and stops that target. --update merges the
-# inputs that add coverage into tests/fuzz/corpus/TARGET (the small corpus
-# the test suite replays with any compiler). Needs clang and
+# build-fuzz/artifacts/TARGET/ and stops that target. --update replaces
+# tests/fuzz/corpus/TARGET (the small corpus the test suite replays with any
+# compiler) by the fewest inputs that cover what the old corpus, the new
+# one and the seeds cover. Needs clang and
 # libclang-rt-14-dev (apt-get install clang libclang-rt-14-dev).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -70,9 +71,13 @@ for t in $targets; do
     printf '%-10s %s executions, %s corpus inputs, %s findings\n' "$t" \
         "$(grep -o 'number_of_executed_units: [0-9]*' "$out/$t.log" | tail -n 1 | grep -o '[0-9]*$' || echo '?')" \
         "$(ls "$out/corpus/$t" | wc -l)" "$(ls "$out/artifacts/$t" | wc -l)"
-    if [ "$update" = 1 ]; then
-        nice -n 19 "$out/tests/fuzz/fuzz_$t" -merge=1 tests/fuzz/corpus/$t "$out/corpus/$t" "$seeds/$t" \
-            -max_len=4096 >"$out/$t.merge.log" 2>&1
+    if [ "$update" = 1 ]; then # the fewest inputs that cover what all of them cover
+        merged=$(mktemp -d)
+        nice -n 19 "$out/tests/fuzz/fuzz_$t" -merge=1 -set_cover_merge=1 "$merged" tests/fuzz/corpus/$t \
+            "$out/corpus/$t" "$seeds/$t" -max_len=4096 >"$out/$t.merge.log" 2>&1
+        rm -f tests/fuzz/corpus/$t/*
+        mv "$merged"/* tests/fuzz/corpus/$t/
+        rmdir "$merged"
         echo "           tests/fuzz/corpus/$t: $(ls tests/fuzz/corpus/$t | wc -l) inputs"
     fi
 done
