@@ -72,6 +72,15 @@ static void add(struct draw *d, const char *fmt, ...)
     d->used += (size_t)n + 1;
 }
 
+/* True when a word drawn so far starts with prefix. */
+static bool has_word(const struct draw *d, const char *prefix)
+{
+    for (int i = 0; i < d->argc; i++)
+        if (!strncmp(d->argv[i], prefix, strlen(prefix)))
+            return true;
+    return false;
+}
+
 static uint64_t below(struct rng *r, uint64_t n) { return rng_below(r, n); }
 static int64_t range(struct rng *r, int64_t lo, int64_t hi) /* [lo, hi] */
 {
@@ -490,6 +499,9 @@ static void draw_workload(struct rng *r, struct draw *d, const struct shape *s, 
             used += n > 0 ? (size_t)n : 0;
         }
         add(d, "phases.list=%s", list);
+        /* a phase's distance pattern needs a distance every node has */
+        if (strstr(list, ":distance") && !has_word(d, "traffic.distance="))
+            add(d, "traffic.distance=%lld", (long long)range(r, 1, cube_distance_max(s)));
         int64_t repeat = range(r, 1, 2);
         if (repeat > 1)
             add(d, "phases.repeat=%lld", (long long)repeat);
