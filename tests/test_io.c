@@ -186,7 +186,8 @@ static void test_nul_byte(void **state)
     const char *path = test_put_file(*state, "nul.ini", "[network]\nn = 3\n");
     FILE *f = fopen(path, "ab");
     assert_non_null(f);
-    fwrite("k = 4\0junk\nn = 2\n", 1, 19, f);
+    static const char line[] = "k = 4\0junk\nn = 2\n"; /* 17 bytes, the NUL among them */
+    fwrite(line, 1, sizeof line - 1, f);
     fclose(f);
     struct saturn_config *c = saturn_config_new();
     struct saturn_error err = {0};
