@@ -74,7 +74,9 @@ int cmd_curve(int argc, char **argv)
                saturn_version());
     struct saturn_error err = {0};
     struct saturn_curve_summary sum;
-    rc = saturn_curve(a.cfg, on_point, &o, &sum, &err);
+    rc = cli_memory_check(a.cfg, 1, &err);
+    if (rc == SATURN_OK)
+        rc = saturn_curve(a.cfg, on_point, &o, &sum, &err);
     if (rc) {
         rc = cli_fail(&err);
     } else {

@@ -62,8 +62,16 @@ int cmd_run(int argc, char **argv)
         return rc;
     }
     struct saturn_error err = {0};
+    /* links are recorded by collectives only: say so before running */
+    if ((a.chart_path || a.links_path) && saturn_config_enum(a.cfg, "sim.workload") != 1) {
+        saturn_config_fail(a.cfg, "sim.workload", &err, "%s records a collective's links; "
+                           "set sim.workload = collective", a.chart_path ? "--chart" : "--links");
+        rc = cli_fail(&err);
+        cli_free(&a);
+        return rc;
+    }
     struct saturn_sim *sim;
-    if ((rc = saturn_sim_create(a.cfg, &sim, &err))) {
+    if ((rc = cli_memory_check(a.cfg, 1, &err)) || (rc = saturn_sim_create(a.cfg, &sim, &err))) {
         rc = cli_fail(&err);
         cli_free(&a);
         return rc;
@@ -101,14 +109,20 @@ int cmd_run(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    if (a.series_path && (rc = cli_csv_commit(&series))) {
-        saturn_results_free(&r);
-        cli_free(&a);
-        return rc;
+    /* Every output is written beside its path first and renamed into place
+     * only when all are complete: a step that fails leaves none. */
+    struct cli_stage st = {0};
+    const char *tmp;
+    if (a.series_path)
+        rc = cli_stage_csv(&st, &series);
+    if (rc == 0 && a.chart_path) {
+        if (!(tmp = cli_stage_file(&st, a.chart_path)))
+            rc = EXIT_BAD_INPUT;
+        else if (saturn_chart_png(tmp, &chart, a.chart_scale ? a.chart_scale : 2, &err)) {
+            cli_stage_msg(&err, &st);
+            rc = cli_fail(&err);
+        }
     }
-    if (rc == 0 && a.chart_path &&
-        saturn_chart_png(a.chart_path, &chart, a.chart_scale ? a.chart_scale : 2, &err))
-        rc = cli_fail(&err);
     saturn_link_trace_free(&chart);
     if (rc == 0 && a.links_path) {
         struct cli_csv lc;
@@ -118,7 +132,7 @@ int cmd_run(int argc, char **argv)
                         (unsigned long long)r.links[i].first, (unsigned long long)r.links[i].last,
                         (unsigned long long)r.links[i].busy,
                         (unsigned long long)(r.links[i].last - r.links[i].first));
-            rc = cli_csv_commit(&lc);
+            rc = cli_stage_csv(&st, &lc);
         }
     }
     if (rc == 0 && a.gen_path) {
@@ -129,15 +143,23 @@ int cmd_run(int argc, char **argv)
                 fprintf(gc.f, "%llu,%llu,%.6g,%.6g,%.6g\n", (unsigned long long)r.gen[i].start,
                         (unsigned long long)r.gen[i].packets, r.gen[i].latency,
                         r.gen[i].misrouted_global, r.gen[i].misrouted_local);
-            rc = cli_csv_commit(&gc);
+            rc = cli_stage_csv(&st, &gc);
         }
     }
     if (rc == 0 && a.json_path) {
         char *json = saturn_results_json(a.cfg, &r);
-        if (!json || saturn_write_file_atomic(a.json_path, json, strlen(json), &err))
-            rc = json ? cli_fail(&err) : 1;
+        if (!json || !(tmp = cli_stage_file(&st, a.json_path)))
+            rc = 1;
+        else if (saturn_write_file_atomic(tmp, json, strlen(json), &err)) {
+            cli_stage_msg(&err, &st);
+            rc = cli_fail(&err);
+        }
         free(json);
     }
+    if (rc == 0)
+        rc = cli_stage_commit(&st);
+    else
+        cli_stage_abort(&st);
     if (!a.quiet && rc == 0)
         cli_print_summary(stdout, a.cfg, &r);
     saturn_results_free(&r);

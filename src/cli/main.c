@@ -13,9 +13,10 @@ static void usage(FILE *f)
             "  run      run one simulation and print a summary (--json PATH for a record)\n"
             "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
             "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
-            "  model    analytic bounds and the mean-field model of a configuration\n"
+            "  model    analytic bounds, the mean-field model and the memory estimate\n"
             "  ga       optimise per-node start times of a collective (genetic algorithm)\n"
             "  cupstack find the inter-slice interval of a sliced collective\n"
+            "  selftest --random N: run N random configurations, each checked (stress test)\n"
             "  config   --list: every parameter, --presets: the presets; otherwise print\n"
             "           the resolved configuration\n\n"
             "Keys are section.name (saturn config --list). Exit codes: 0 success,\n"
@@ -53,6 +54,8 @@ int main(int argc, char **argv)
         return cmd_ga(argc - 1, argv + 1);
     if (!strcmp(cmd, "cupstack"))
         return cmd_cupstack(argc - 1, argv + 1);
-    fprintf(stderr, "saturn: error: unknown command '%s' (run, curve, sweep, config; saturn --help)\n", cmd);
+    if (!strcmp(cmd, "selftest"))
+        return cmd_selftest(argc - 1, argv + 1);
+    fprintf(stderr, "saturn: error: unknown command '%s' (saturn --help lists them)\n", cmd);
     return EXIT_BAD_INPUT;
 }
