@@ -83,6 +83,11 @@ struct saturn_bounds {
 int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
                   struct saturn_error *err);
 
+/* The topology's shape for summary lines, from the configuration ("8x8",
+ * "p=2 a=4 h=2" and, when nodes > 0, " (72 nodes, palmtree)"). */
+void saturn_topology_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,
+                              size_t size);
+
 /* Memory a configuration needs, estimated from the configuration alone
  * (nothing is built; src/experiment/memory.c says what is counted). Bytes;
  * what grows with the run rather than the network (open-loop source queues

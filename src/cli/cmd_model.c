@@ -48,16 +48,10 @@ int cmd_model(int argc, char **argv)
         return rc;
     }
     double m = (double)saturn_config_int(a.cfg, "traffic.packet_length");
-    int64_t k[SATURN_LIST_MAX];
-    int nk = saturn_config_list(a.cfg, "network.k", k, SATURN_LIST_MAX);
-    printf("saturn %s model: %s ", saturn_version(), saturn_config_str(a.cfg, "network.topology"));
-    if (!strcmp(saturn_config_str(a.cfg, "network.topology"), "dragonfly"))
-        printf("p=%lld a=%lld h=%lld", (long long)saturn_config_int(a.cfg, "dragonfly.p"),
-               (long long)saturn_config_int(a.cfg, "dragonfly.a"),
-               (long long)saturn_config_int(a.cfg, "dragonfly.h"));
-    else
-        for (int d = 0; d < saturn_config_int(a.cfg, "network.n"); d++)
-            printf("%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    char shape[256];
+    saturn_topology_describe(a.cfg, 0, shape, sizeof shape);
+    printf("saturn %s model: %s %s", saturn_version(), saturn_config_str(a.cfg, "network.topology"),
+           shape);
     printf(", %s routing, %s traffic, %g-flit packets, mean %.3f hops\n\n",
            saturn_config_str(a.cfg, "routing.algorithm"), saturn_config_str(a.cfg, "traffic.pattern"),
            m, b.mean_hops);

@@ -425,18 +425,10 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
 void cli_print_summary(FILE *f, const struct saturn_config *c,
                        const struct saturn_results *r)
 {
-    int64_t k[SATURN_LIST_MAX];
-    int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
-    int dims = (int)saturn_config_int(c, "network.n");
-    fprintf(f, "saturn %s: %s ", saturn_version(), saturn_config_str(c, "network.topology"));
-    if (!strcmp(saturn_config_str(c, "network.topology"), "dragonfly"))
-        fprintf(f, "p=%lld a=%lld h=%lld (%llu nodes, %s)", (long long)saturn_config_int(c, "dragonfly.p"),
-                (long long)saturn_config_int(c, "dragonfly.a"),
-                (long long)saturn_config_int(c, "dragonfly.h"), (unsigned long long)r->nodes,
-                saturn_config_str(c, "dragonfly.arrangement"));
-    else
-        for (int d = 0; d < dims; d++)
-            fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    char shape[256];
+    saturn_topology_describe(c, r->nodes, shape, sizeof shape);
+    fprintf(f, "saturn %s: %s %s", saturn_version(), saturn_config_str(c, "network.topology"),
+            shape);
     fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
             saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
             (long long)saturn_config_int(c, "router.vcs"),

@@ -82,14 +82,17 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
     if (rc)
         goto out;
     double m = (double)saturn_config_int(cfg, "traffic.packet_length");
-    /* the oblivious, single-path routings: DOR and the Dragonfly's MIN */
-    bool deterministic = strcmp(n->rops->name, "dor") == 0 || strcmp(n->rops->name, "min") == 0;
+    /* the oblivious, single-path routings: DOR, the Dragonfly's MIN, and
+     * those that say so */
+    bool deterministic = n->rops->single_path ||
+                         (n->rops->dragonfly && strcmp(n->rops->name, "min") == 0);
     struct load_walk lw = {.n = n, .tie_masks = 1};
     size_t nports = (size_t)n->topo.routers * n->P;
     lw.in_weight = calloc(n->nnodes, sizeof *lw.in_weight);
     if (deterministic) {
         lw.load = calloc(nports, sizeof *lw.load);
-        if (saturn_config_enum(cfg, "routing.tie") == 1) /* random: every mask */
+        if (saturn_config_enum(cfg, "routing.tie") == 1 && n->topo.kind <= TOPO_MESH)
+            /* random: every mask */
             lw.tie_masks = 1u << n->topo.n;
     }
     if (!lw.in_weight || (deterministic && !lw.load)) {

@@ -176,8 +176,9 @@ static int build_ports(struct net *n)
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
-                pt->kind = PORT_LOCAL;
-                pt->up = r * (uint32_t)t->conc + (uint32_t)(p - t->radix);
+                /* a router with fewer nodes than local ports leaves the rest unused */
+                pt->up = topo_port_node(t, r, p - t->radix);
+                pt->kind = pt->up == TOPO_NONE ? PORT_NONE : PORT_LOCAL;
                 pt->out_unlimited = 1;
             }
         }
@@ -189,8 +190,10 @@ static int build_ports(struct net *n)
                 continue;
             struct port *out = &n->ports[(size_t)r * n->P + p];
             struct port *in = &n->ports[(size_t)fr * n->P + fp];
-            bool global = topo_port_class(t, p) == TOPO_GLOBAL;
+            bool global = topo_link_class(t, r, p) == TOPO_GLOBAL;
             uint32_t lat = global ? n->global_latency : n->link_latency;
+            if (t->port_lat && t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p])
+                lat = t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p];
             out->kind = PORT_NET;
             out->far_in = fr * (uint32_t)n->P + (uint32_t)fp;
             out->latency = (uint16_t)lat;
@@ -319,7 +322,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         /* Link classes: their own VCs, latencies (credits the same) and buffers. */
         n->local_vcs = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
         if (n->local_vcs == 0) {
-            const struct route_ops *ro = route_find(saturn_config_str(cfg, "routing.algorithm"));
+            const struct route_ops *ro =
+                route_find_for(saturn_config_str(cfg, "routing.algorithm"), TOPO_DRAGONFLY);
             n->local_vcs = ro && ro->local_vcs > 3 ? ro->local_vcs : 3;
         }
         n->global_vcs = (int)saturn_config_int(cfg, "dragonfly.global_vcs");
@@ -458,17 +462,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         if (p < n->topo.radix || saturn_config_enum(cfg, "entropy.buffers") == 0)
             n->mob_ports |= 1ULL << p;
 
-    n->rops = route_find(saturn_config_str(cfg, "routing.algorithm"));
-    if (!n->rops)
-        return saturn_config_fail(cfg, "routing.algorithm", err, "no such routing policy");
-    if (n->rops->dragonfly != (n->topo.kind == TOPO_DRAGONFLY))
+    const char *algorithm = saturn_config_str(cfg, "routing.algorithm");
+    n->rops = route_find_for(algorithm, n->topo.kind);
+    if (!n->rops) {
+        char names[256];
+        route_names_for(n->topo.kind, names, sizeof names);
         return saturn_config_fail(cfg, "routing.algorithm", err,
-                                  n->rops->dragonfly
-                                      ? "is a Dragonfly routing; network.topology = %s needs "
-                                        "dor, table_min, duato or disha"
-                                      : "is for tori and meshes; network.topology = %s needs "
-                                        "min, val, ugal, pb, olm, base, hybrid or ectn",
-                                  n->topo.name);
+                                  "does not route a %s; network.topology = %s needs %s",
+                                  n->topo.name, n->topo.name, names);
+    }
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;

@@ -195,6 +195,7 @@ const struct route_ops route_dor = {
     .at_source = dor_at_source,
     .route = dor_route,
     .free = dor_free,
+    .single_path = true,
 };
 
 const struct saturn_param route_dor_params[] = {

@@ -6,23 +6,7 @@
 
 int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *ports)
 {
-    const struct topo *t = &n->topo;
-    int np = 0;
-    for (int d = 0; d < t->n; d++) {
-        int c = topo_coord(t, r, d), g = topo_coord(t, dst, d), k = t->k[d];
-        if (c == g)
-            continue;
-        if (t->kind == TOPO_MESH) {
-            ports[np++] = g > c ? 2 * d : 2 * d + 1;
-            continue;
-        }
-        int fw = ((g - c) % k + k) % k, bw = k - fw;
-        if (fw <= bw)
-            ports[np++] = 2 * d;
-        if (bw <= fw)
-            ports[np++] = 2 * d + 1;
-    }
-    return np;
+    return topo_min_ports(&n->topo, r, dst, ports);
 }
 
 void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
@@ -37,7 +21,7 @@ void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet
                                         (uint8_t)(n->Vd - 1)};
         return;
     }
-    int ports[2 * TOPO_MAX_DIMS];
+    int ports[TOPO_MAX_MIN];
     int np = route_minimal_ports(n, r, dst, ports);
     for (int i = 0; i < np; i++)
         out->c[i] = (struct route_cand){(uint16_t)ports[i], (uint8_t)vc_lo, (uint8_t)vc_hi};

@@ -1,7 +1,9 @@
 /* Routing policies by name: a new policy is one file and one line here. */
+#include <stdio.h>
 #include <string.h>
 
 #include "route/route.h"
+#include "topo/topo.h"
 
 extern const struct route_ops route_dor, route_table_min, route_duato, route_disha;
 extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_df_pb,
@@ -36,10 +38,39 @@ const struct saturn_param routing_params[] = {
      "Dragonfly policies ugal, pb, olm, base, hybrid, ectn; once for the others)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+#define NPOLICIES (sizeof policies / sizeof policies[0])
+
 const struct route_ops *route_find(const char *name)
 {
-    for (size_t i = 0; i < sizeof policies / sizeof policies[0]; i++)
+    for (size_t i = 0; i < NPOLICIES; i++)
         if (strcmp(policies[i]->name, name) == 0)
             return policies[i];
     return NULL;
+}
+
+bool route_supports(const struct route_ops *ops, int topo_kind)
+{
+    uint32_t mask = ops->topologies ? ops->topologies
+                    : ops->dragonfly ? 1u << TOPO_DRAGONFLY
+                                     : (1u << TOPO_TORUS) | (1u << TOPO_MESH);
+    return mask & (1u << topo_kind);
+}
+
+const struct route_ops *route_find_for(const char *name, int topo_kind)
+{
+    for (size_t i = 0; i < NPOLICIES; i++)
+        if (strcmp(policies[i]->name, name) == 0 && route_supports(policies[i], topo_kind))
+            return policies[i];
+    return NULL;
+}
+
+void route_names_for(int topo_kind, char *buf, size_t size)
+{
+    size_t at = 0;
+    buf[0] = 0;
+    for (size_t i = 0; i < NPOLICIES && at < size; i++)
+        if (route_supports(policies[i], topo_kind)) {
+            int w = snprintf(buf + at, size - at, "%s%s", at ? ", " : "", policies[i]->name);
+            at += w > 0 ? (size_t)w : 0;
+        }
 }

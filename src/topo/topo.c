@@ -1,10 +1,27 @@
-/* The topology parameters and the dispatch to each topology's file. */
+/* The topology registry, its parameters, and the dispatch to each
+ * topology's ops. A new topology is one file defining a struct topo_ops and
+ * its parameter table, plus one line in each list below. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "saturn/saturn.h"
 #include "topo/topo_internal.h"
 
-static const char *const topo_names[] = {"torus", "mesh", "dragonfly", NULL};
+/* In enum topo_kind order. */
+static const struct topo_ops *const topologies[] = {
+    &topo_torus_ops,
+    &topo_mesh_ops,
+    &topo_dragonfly_ops,
+};
+_Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
+               "one ops table per topology kind");
+
+static const char *const topo_names[] = {
+    "torus",
+    "mesh",
+    "dragonfly",
+    NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
 const struct saturn_param topo_params[] = {
@@ -24,18 +41,47 @@ const struct saturn_param topo_params[] = {
      "(link k of group g to the k-th other group)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+const struct topo_ops *topo_ops_of(enum topo_kind kind)
+{
+    return (unsigned)kind < TOPO_KINDS ? topologies[kind] : NULL;
+}
+
+/* A topology filled in by hand (tests) has a kind but no ops. */
+static inline const struct topo_ops *ops_of(const struct topo *t)
+{
+    return t->ops ? t->ops : topologies[t->kind];
+}
+
 int topo_build(struct topo *t, const struct saturn_config *cfg, struct saturn_error *err)
 {
     memset(t, 0, sizeof *t);
-    if (saturn_config_enum(cfg, "network.topology") == 2)
-        return dragonfly_build(t, cfg, err);
-    return torus_build(t, cfg, err);
+    const struct topo_ops *ops = topologies[saturn_config_enum(cfg, "network.topology")];
+    t->ops = ops;
+    t->kind = ops->kind;
+    t->name = ops->name;
+    return ops->build(t, cfg, err);
+}
+
+int topo_size(const struct saturn_config *cfg, struct topo_size *s, struct saturn_error *err)
+{
+    memset(s, 0, sizeof *s);
+    return topologies[saturn_config_enum(cfg, "network.topology")]->size(cfg, s, err);
 }
 
 void topo_free(struct topo *t)
 {
+    if (t->ops && t->ops->free)
+        t->ops->free(t);
     free(t->coord);
+    free(t->node_rt);
+    free(t->node_lp);
+    free(t->rt_node0);
+    free(t->port_lat);
     t->coord = NULL;
+    t->node_rt = NULL;
+    t->node_lp = NULL;
+    t->rt_node0 = NULL;
+    t->port_lat = NULL;
 }
 
 bool topo_link(const struct topo *t, uint32_t router, int port, uint32_t *far_router,
@@ -43,28 +89,35 @@ bool topo_link(const struct topo *t, uint32_t router, int port, uint32_t *far_ro
 {
     if (port < 0 || port >= t->radix)
         return false;
-    if (t->kind == TOPO_DRAGONFLY)
-        return dragonfly_link(t, router, port, far_router, far_port);
-    return torus_link(t, router, port, far_router, far_port);
+    return ops_of(t)->link(t, router, port, far_router, far_port);
+}
+
+enum topo_link_class topo_link_class(const struct topo *t, uint32_t router, int port)
+{
+    return ops_of(t)->link_class ? ops_of(t)->link_class(t, router, port) : TOPO_LOCAL;
 }
 
 int topo_distance(const struct topo *t, uint32_t a, uint32_t b)
 {
-    if (t->kind == TOPO_DRAGONFLY)
-        return dragonfly_distance(t, a, b);
-    return torus_distance(t, a, b);
+    return ops_of(t)->distance(t, a, b);
 }
 
-int topo_diameter(const struct topo *t)
+int topo_diameter(const struct topo *t) { return ops_of(t)->diameter(t); }
+
+double topo_uniform_bound(const struct topo *t) { return ops_of(t)->uniform_bound(t); }
+
+int topo_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports)
 {
-    if (t->kind == TOPO_DRAGONFLY) /* l-g-l; one group: l; one router: 0 */
-        return t->groups > 1 ? (t->a > 1 ? 3 : 1) : (t->a > 1 ? 1 : 0);
-    return torus_diameter(t);
+    return ops_of(t)->min_ports && r != dst ? ops_of(t)->min_ports(t, r, dst, ports) : 0;
 }
 
-double topo_uniform_bound(const struct topo *t)
+int topo_sideband_hops(const struct topo *t)
 {
-    if (t->kind == TOPO_DRAGONFLY)
-        return dragonfly_uniform_bound(t);
-    return torus_uniform_bound(t);
+    return t->kind == TOPO_DRAGONFLY ? 3 : topo_diameter(t);
+}
+
+void saturn_topology_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,
+                              size_t size)
+{
+    topologies[saturn_config_enum(cfg, "network.topology")]->describe(cfg, nodes, buf, size);
 }
