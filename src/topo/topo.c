@@ -13,6 +13,7 @@ static const struct topo_ops *const topologies[] = {
     &topo_torus_ops,
     &topo_mesh_ops,
     &topo_dragonfly_ops,
+    &topo_fattree_ops,
 };
 _Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
                "one ops table per topology kind");
@@ -21,13 +22,14 @@ static const char *const topo_names[] = {
     "torus",
     "mesh",
     "dragonfly",
+    "fattree",
     NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
 const struct saturn_param topo_params[] = {
     {"network.topology", SATURN_PARAM_ENUM, "torus", 0, 0, topo_names,
-     "torus (k-ary n-cube with wrap-around links), mesh, or dragonfly (canonical: complete "
-     "graphs inside and between groups)"},
+     "torus (k-ary n-cube with wrap-around links), mesh, dragonfly (canonical: complete "
+     "graphs inside and between groups), fattree (k-ary n-tree: fattree.*)"},
     {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
      "torus/mesh: routers per dimension: one value for all, or one per dimension (x first)"},
     {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,
@@ -77,6 +79,14 @@ void topo_free(struct topo *t)
     free(t->node_lp);
     free(t->rt_node0);
     free(t->port_lat);
+    free(t->adj);
+    free(t->adj_port);
+    free(t->adj_cls);
+    free(t->dist);
+    t->adj = NULL;
+    t->adj_port = NULL;
+    t->adj_cls = NULL;
+    t->dist = NULL;
     t->coord = NULL;
     t->node_rt = NULL;
     t->node_lp = NULL;

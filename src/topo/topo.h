@@ -44,7 +44,7 @@
 #define TOPO_NONE UINT32_MAX
 
 /* In network.topology's order. */
-enum topo_kind { TOPO_TORUS, TOPO_MESH, TOPO_DRAGONFLY, TOPO_KINDS };
+enum topo_kind { TOPO_TORUS, TOPO_MESH, TOPO_DRAGONFLY, TOPO_FATTREE, TOPO_KINDS };
 
 /* Link classes: every torus/mesh link is local; a Dragonfly has local
  * (intra-group) and global (inter-group) links, each class with its own
@@ -125,6 +125,19 @@ struct topo {
     int p, a, h;
     uint32_t groups;
     enum topo_arrangement arrangement;
+    /* Adjacency-table topologies (graph.c): fat tree, HyperX, Slim Fly, file */
+    uint32_t *adj;      /* routers * radix far routers, TOPO_NONE where no link */
+    uint8_t *adj_port;  /* routers * radix far input ports */
+    uint8_t *adj_cls;   /* routers * radix link classes, or NULL: all local */
+    uint8_t *dist;      /* routers * routers hop counts, or NULL: computed */
+    int diam;           /* the diameter, with dist */
+    /* Fat tree: k-ary n-tree, ft_pow[l] = k^l */
+    int ft_k, ft_n;
+    uint32_t ft_pow[TOPO_MAX_DIMS + 1];
+    /* HyperX: n dimensions of k[d] routers, mult[d] parallel links per
+     * pair, port_base[d] the first port of dimension d */
+    int mult[TOPO_MAX_DIMS];
+    int port_base[TOPO_MAX_DIMS];
 };
 
 int topo_build(struct topo *t, const struct saturn_config *cfg,

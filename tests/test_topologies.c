@@ -1,0 +1,523 @@
+/* The topologies behind the ops table beyond tori and Dragonflies (fat
+ * tree, ...): wiring, distances and minimal ports against a breadth-first
+ * search, node placement, every routing's paths and the acyclicity of its
+ * channel dependency graph (every candidate and VC followed), zero-load
+ * latency against the closed form, and saturation throughput against the
+ * channel-load bounds. */
+#include <math.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/net.h"
+#include "support.h"
+#include "topo/topo.h"
+
+/* A configuration from space-separated key=value words. */
+static struct saturn_config *config_of(const char *words)
+{
+    const char *kv[48];
+    char buf[2048];
+    size_t k = 0;
+    snprintf(buf, sizeof buf, "%s", words);
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && k < 47;
+         w = strtok_r(NULL, " ", &save))
+        kv[k++] = w;
+    kv[k] = NULL;
+    return test_config(kv);
+}
+
+static struct net *make(const char *words, struct saturn_config **cfg)
+{
+    struct net *n = calloc(1, sizeof *n);
+    *cfg = config_of(words);
+    struct saturn_error err = {0};
+    if (!n || net_create(n, *cfg, 1, &err))
+        fail_msg("%s: %s", words, err.msg);
+    return n;
+}
+
+static struct saturn_results run_words(const char *words)
+{
+    struct saturn_config *c = config_of(words);
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    if (saturn_run(c, &r, &err))
+        fail_msg("%s: %s", words, err.msg);
+    saturn_config_free(c);
+    return r;
+}
+
+/* Breadth-first hop counts from router s over topo_link. */
+static void bfs(const struct topo *t, uint32_t s, int *d)
+{
+    uint32_t *q = malloc(t->routers * sizeof *q), head = 0, tail = 0;
+    for (uint32_t r = 0; r < t->routers; r++)
+        d[r] = -1;
+    d[s] = 0;
+    q[tail++] = s;
+    while (head < tail) {
+        uint32_t r = q[head++], f;
+        int fp;
+        for (int p = 0; p < t->radix; p++)
+            if (topo_link(t, r, p, &f, &fp) && d[f] < 0) {
+                d[f] = d[r] + 1;
+                q[tail++] = f;
+            }
+    }
+    free(q);
+}
+
+/* Links both ways, node placement, distances, diameter and minimal ports
+ * against a breadth-first search. */
+static void check_wiring(const char *words, uint32_t routers, uint32_t nodes)
+{
+    struct saturn_config *cfg;
+    struct net *n = make(words, &cfg);
+    const struct topo *t = &n->topo;
+    assert_int_equal(t->routers, routers);
+    assert_int_equal(t->nodes, nodes);
+    for (uint32_t r = 0; r < t->routers; r++)
+        for (int p = 0; p < t->radix; p++) {
+            uint32_t f, b;
+            int fp, bp;
+            if (!topo_link(t, r, p, &f, &fp))
+                continue;
+            assert_true(topo_link(t, f, fp, &b, &bp));
+            assert_int_equal(b, r);
+            assert_int_equal(bp, p);
+            assert_int_equal(n->ports[(size_t)r * n->P + p].kind, PORT_NET);
+        }
+    for (uint32_t x = 0; x < t->nodes; x++) {
+        uint32_t r = topo_node_router(t, x);
+        int port = topo_node_port(t, x);
+        assert_true(port >= t->radix && port < n->P);
+        assert_int_equal(topo_port_node(t, r, port - t->radix), x);
+        assert_int_equal(n->ports[(size_t)r * n->P + port].kind, PORT_LOCAL);
+    }
+    int *d = malloc(t->routers * sizeof *d), *e = malloc(t->routers * sizeof *e), diam = 0;
+    for (uint32_t s = 0; s < t->routers; s++) {
+        bfs(t, s, d);
+        uint32_t cs, cd;
+        uint32_t xs = topo_router_nodes(t, s, &cs);
+        for (uint32_t r = 0; r < t->routers; r++) {
+            assert_true(d[r] >= 0); /* connected */
+            if (d[r] > diam)
+                diam = d[r];
+            uint32_t xd = topo_router_nodes(t, r, &cd);
+            if (cs && cd)
+                assert_int_equal(topo_distance(t, xs, xd), d[r]);
+        }
+        /* minimal ports of every router towards s (a destination with nodes) */
+        if (!cs)
+            continue;
+        for (uint32_t r = 0; r < t->routers; r++) {
+            if (r == s)
+                continue;
+            int ports[TOPO_MAX_MIN], np = topo_min_ports(t, r, s, ports), want = 0;
+            for (int p = 0; p < t->radix; p++) {
+                uint32_t f;
+                int fp;
+                if (!topo_link(t, r, p, &f, &fp))
+                    continue;
+                bfs(t, f, e);
+                if (e[s] == d[r] - 1) {
+                    assert_true(want < np);
+                    assert_int_equal(ports[want], p);
+                    want++;
+                }
+            }
+            assert_int_equal(np, want);
+        }
+    }
+    assert_int_equal(topo_diameter(t), diam);
+    free(d);
+    free(e);
+    test_net_free(n, cfg);
+}
+
+/* ---- paths and the channel dependency graph ------------------------------- */
+
+struct cdg {
+    struct net *n;
+    size_t nch;
+    uint8_t *edge;     /* nch x nch bits */
+    uint8_t *seen;     /* states met in the current exploration */
+    size_t nseen;
+    uint32_t dst;      /* destination router */
+    int want_hops;     /* every path this long (minimal routings), or -1 */
+    int max_hops;
+    bool perturb;      /* random credits before each routing decision */
+    struct rng rng;
+    uint64_t paths;
+};
+
+static size_t channel(const struct net *n, uint32_t r, int port, int vc)
+{
+    return ((size_t)r * (size_t)n->P + (size_t)port) * (size_t)n->V + (size_t)vc;
+}
+
+static void add_edge(struct cdg *g, size_t from, size_t to)
+{
+    size_t bit = from * g->nch + to;
+    g->edge[bit / 8] |= (uint8_t)(1u << (bit % 8));
+}
+
+/* Fills every output VC's credits at random (adaptive decisions that read
+ * occupancy then take every branch over the draws). */
+static void perturb(struct cdg *g)
+{
+    struct net *n = g->n;
+    for (size_t i = 0; i < (size_t)n->topo.routers * n->P; i++) {
+        const struct port *pt = &n->ports[i];
+        if (pt->kind != PORT_NET || pt->out_unlimited)
+            continue;
+        for (int v = 0; v < n->V; v++)
+            n->ovcs[i * n->V + v].credits = (int32_t)rng_below(&g->rng, n->ports[pt->far_in].cap + 1);
+    }
+}
+
+static void explore(struct cdg *g, uint32_t r, int in_port, int in_vc, long in_ch,
+                    const struct packet *p, int depth)
+{
+    struct net *n = g->n;
+    const struct topo *t = &n->topo;
+    if (depth > g->max_hops)
+        fail_msg("a path longer than %d hops (livelock?)", g->max_hops);
+    struct packet here = *p;
+    struct route_result out;
+    if (g->perturb)
+        perturb(g);
+    n->rops->route(n->rstate, n, r, in_port, in_vc, &here, &out);
+    assert_true(out.n >= 1 && out.n <= ROUTE_MAX_CANDS);
+    for (int i = 0; i < out.n; i++) {
+        const struct route_cand *c = &out.c[i];
+        assert_true(c->vc_lo <= c->vc_hi);
+        if (c->port >= t->radix) { /* ejection, at the destination only */
+            assert_int_equal(r, g->dst);
+            assert_int_equal(c->port, topo_node_port(t, p->dst));
+            if (g->want_hops >= 0 && depth != g->want_hops)
+                fail_msg("%u -> %u: a path of %d hops, minimal is %d", topo_node_router(t, p->src),
+                         g->dst, depth, g->want_hops);
+            g->paths++;
+            continue;
+        }
+        assert_true(c->vc_hi < n->ports[(size_t)r * n->P + c->port].nvc);
+        uint32_t fr;
+        int fp;
+        assert_true(topo_link(t, r, c->port, &fr, &fp));
+        for (int v = c->vc_lo; v <= c->vc_hi; v++) {
+            size_t o = channel(n, r, c->port, v);
+            if (in_ch >= 0)
+                add_edge(g, (size_t)in_ch, o);
+            struct packet next = here;
+            next.hops = (uint16_t)(p->hops + 1);
+            /* explore each (channel, hops, phase bits) once per packet:
+             * what follows depends on nothing else */
+            size_t key = (o * (size_t)(g->max_hops + 1) + (size_t)depth) * 8 +
+                         (here.route[1] & 7);
+            if (g->seen[key / 8] & (1u << (key % 8)))
+                continue;
+            g->seen[key / 8] |= (uint8_t)(1u << (key % 8));
+            explore(g, fr, fp, v, (long)o, &next, depth + 1);
+        }
+    }
+}
+
+static bool cycle_from(const struct cdg *g, size_t x, uint8_t *color)
+{
+    color[x] = 1;
+    for (size_t y = 0; y < g->nch; y++) {
+        size_t bit = x * g->nch + y;
+        if (!(g->edge[bit / 8] & (1u << (bit % 8))))
+            continue;
+        if (color[y] == 1 || (color[y] == 0 && cycle_from(g, y, color)))
+            return true;
+    }
+    color[x] = 2;
+    return false;
+}
+
+/* Every path of the routing between every pair of routers with nodes, over
+ * `draws` source draws (at_source): ends at the destination (minimal ones
+ * exactly topo_distance hops long), uses VCs its ports have; returns
+ * whether the channel dependency graph has a cycle. */
+static bool routing_has_cycle(const char *words, int draws, bool minimal, bool random_credits,
+                              int max_hops)
+{
+    struct saturn_config *cfg;
+    struct net *n = make(words, &cfg);
+    const struct topo *t = &n->topo;
+    struct cdg g;
+    memset(&g, 0, sizeof g);
+    g.n = n;
+    g.nch = (size_t)t->routers * n->P * n->V;
+    g.edge = calloc(g.nch * g.nch / 8 + 1, 1);
+    g.max_hops = max_hops;
+    g.perturb = random_credits;
+    g.nseen = g.nch * (size_t)(max_hops + 1) + 1;
+    g.seen = malloc(g.nseen);
+    rng_seed(&g.rng, 7, 0);
+    assert_non_null(g.edge);
+    for (uint32_t s = 0; s < t->routers; s++)
+        for (uint32_t d = 0; d < t->routers; d++) {
+            uint32_t cs, cd, xs = topo_router_nodes(t, s, &cs), xd = topo_router_nodes(t, d, &cd);
+            if (!cs || !cd)
+                continue;
+            for (int k = 0; k < draws; k++) {
+                struct packet p;
+                memset(&p, 0, sizeof p);
+                p.src = xs;
+                p.dst = xd + (uint32_t)k % cd;
+                p.len = 4;
+                if (n->rops->at_source)
+                    n->rops->at_source(n->rstate, n, &p, rng_next(&g.rng));
+                g.dst = d;
+                g.want_hops = minimal ? topo_distance(t, p.src, p.dst) : -1;
+                memset(g.seen, 0, g.nseen);
+                explore(&g, s, topo_node_port(t, p.src), 0, -1, &p, 0);
+            }
+        }
+    assert_true(g.paths > 0);
+    uint8_t *color = calloc(g.nch, 1);
+    bool cyc = false;
+    for (size_t x = 0; x < g.nch && !cyc; x++)
+        if (!color[x])
+            cyc = cycle_from(&g, x, color);
+    free(color);
+    free(g.edge);
+    free(g.seen);
+    test_net_free(n, cfg);
+    return cyc;
+}
+
+/* ---- timing and throughput ------------------------------------------------ */
+
+struct probe {
+    uint64_t t;
+    int delivered;
+};
+
+static void on_deliver(void *user, struct net *n, uint32_t pid)
+{
+    struct probe *p = user;
+    p->t = n->now - n->pk[pid].t_gen;
+    p->delivered++;
+}
+
+/* Every pair (every `step`-th source): one packet alone in the network
+ * takes inject + (H+1)(route + xbar) + H link + eject + (L-1), H the
+ * minimal hop count. */
+static void check_zero_load(const char *words, uint32_t step)
+{
+    struct saturn_config *cfg;
+    struct net *n = make(words, &cfg);
+    const uint32_t L = (uint32_t)saturn_config_int(cfg, "traffic.packet_length");
+    struct probe pr;
+    n->deliver = on_deliver;
+    n->deliver_user = &pr;
+    for (uint32_t s = 0; s < n->nnodes; s += step)
+        for (uint32_t d = 0; d < n->nnodes; d++) {
+            pr.delivered = 0;
+            net_packet_new(n, s, d, L, true);
+            for (int i = 0; i < 100000 && !pr.delivered; i++)
+                assert_int_equal(net_step(n), SATURN_OK);
+            uint64_t H = (uint64_t)topo_distance(&n->topo, s, d);
+            uint64_t want = n->inject_latency + (H + 1) * (n->route_delay + n->xbar_delay) +
+                            H * n->link_latency + n->eject_latency + (L - 1);
+            if (pr.delivered != 1 || pr.t != want)
+                fail_msg("%s: %u -> %u (%llu hops): latency %llu, closed form %llu", words, s, d,
+                         (unsigned long long)H, (unsigned long long)pr.t,
+                         (unsigned long long)want);
+        }
+    assert_true(net_audit(n));
+    test_net_free(n, cfg);
+}
+
+/* Accepted load at an offered load beyond saturation, against a bound:
+ * within [lo, hi] x bound. */
+static void check_saturation(const char *words, double bound, double lo, double hi)
+{
+    struct saturn_results r = run_words(words);
+    if (r.accepted < lo * bound || r.accepted > hi * bound)
+        fail_msg("%s: accepted %.4f, bound %.4f (allowed %.2f to %.2f of it)", words,
+                 r.accepted, bound, lo, hi);
+    saturn_results_free(&r);
+}
+
+/* The saturation load against a bound (flits/node/cycle): stable at
+ * (1 - margin) bound, saturated at (1 + margin) bound. The busiest
+ * channel decides saturation even where other nodes could send more. */
+static void check_saturation_load(const char *words, double bound, double margin)
+{
+    for (int side = 0; side < 2; side++) {
+        char w[2048];
+        snprintf(w, sizeof w, "%s traffic.flit_rate=%.6f", words,
+                 bound * (side ? 1 + margin : 1 - margin));
+        struct saturn_results r = run_words(w);
+        if (r.saturated != (side == 1))
+            fail_msg("%s: %s at %.0f %% of the bound %.4f (accepted %.4f)", w,
+                     side ? "not saturated" : "saturated", 100 * (side ? 1 + margin : 1 - margin),
+                     bound, r.accepted);
+        saturn_results_free(&r);
+    }
+}
+
+/* The bound saturn model computes for a deterministic routing (flits). */
+static double model_bound(const char *words)
+{
+    struct saturn_config *cfg = config_of(words);
+    struct saturn_bounds b;
+    struct saturn_error err = {0};
+    if (saturn_bounds(cfg, &b, &err))
+        fail_msg("%s", err.msg);
+    double m = (double)saturn_config_int(cfg, "traffic.packet_length");
+    saturn_config_free(cfg);
+    return b.predicted * m;
+}
+
+static void expect_error(const char *words, const char *key, const char *text)
+{
+    struct saturn_config *c = config_of(words);
+    struct saturn_error err = {0};
+    struct saturn_results r;
+    int rc = saturn_run(c, &r, &err);
+    if (rc == SATURN_OK)
+        saturn_results_free(&r);
+    if (rc != SATURN_EINPUT || !strstr(err.msg, key) || (text && !strstr(err.msg, text)))
+        fail_msg("%s: expected an input error on %s (%s), got %d: %s", words, key,
+                 text ? text : "", rc, err.msg);
+    saturn_config_free(c);
+}
+
+/* ---- fat tree --------------------------------------------------------------- */
+
+#define FT "network.topology=fattree "
+
+static void fattree_wiring(void **state)
+{
+    (void)state;
+    check_wiring(FT "fattree.k=4 fattree.n=3 routing.algorithm=nca", 48, 64);
+    check_wiring(FT "fattree.k=3 fattree.n=2 routing.algorithm=nca", 6, 9);
+    check_wiring(FT "fattree.k=2 fattree.n=4 routing.algorithm=dmodk", 32, 16);
+    check_wiring(FT "fattree.k=5 fattree.n=1 routing.algorithm=nca", 1, 5);
+}
+
+/* Up-then-down paths: minimal, acyclic on every VC, both up-port rules.
+ * The check can fail: DOR on a ring without datelines closes a cycle. */
+static void fattree_routing_acyclic(void **state)
+{
+    (void)state;
+    assert_true(routing_has_cycle("network.k=4 network.n=1 routing.dateline=none "
+                                  "debug.allow_deadlock=true router.vcs=1", 1, true, false, 4));
+    assert_false(routing_has_cycle(FT "fattree.k=4 fattree.n=3 routing.algorithm=nca", 1, true,
+                                   false, 4));
+    assert_false(routing_has_cycle(FT "fattree.k=3 fattree.n=3 routing.algorithm=dmodk "
+                                      "router.vcs=2", 3, true, false, 4));
+    assert_false(routing_has_cycle(FT "fattree.k=2 fattree.n=4 routing.algorithm=nca "
+                                      "router.vcs=1", 1, true, false, 6));
+}
+
+/* D-mod-k takes up port (d / k^l) mod k: one path per destination, and
+ * the paths to a destination meet (a tree). */
+static void fattree_dmodk_paths(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = make(FT "fattree.k=3 fattree.n=3 routing.algorithm=dmodk", &cfg);
+    const struct topo *t = &n->topo;
+    uint32_t *next = malloc(t->routers * sizeof *next);
+    for (uint32_t d = 0; d < t->nodes; d++) {
+        for (uint32_t r = 0; r < t->routers; r++)
+            next[r] = TOPO_NONE;
+        for (uint32_t s = 0; s < t->nodes; s++) {
+            struct packet p;
+            memset(&p, 0, sizeof p);
+            p.src = s;
+            p.dst = d;
+            uint32_t r = topo_node_router(t, s);
+            int in = topo_node_port(t, s), level = 0;
+            for (;;) {
+                struct route_result res;
+                n->rops->route(n->rstate, n, r, in, 0, &p, &res);
+                assert_int_equal(res.n, 1);
+                int port = res.c[0].port;
+                if (port >= t->radix)
+                    break;
+                if (port < t->ft_k) /* up: the destination's digit at this level */
+                    assert_int_equal(port, (int)((d / t->ft_pow[level++]) % 3));
+                uint32_t f;
+                assert_true(topo_link(t, r, port, &f, &in));
+                if (next[r] != TOPO_NONE && port >= t->ft_k) /* a tree: one way down */
+                    assert_int_equal(next[r], f);
+                if (port >= t->ft_k)
+                    next[r] = f;
+                r = f;
+            }
+            assert_int_equal(r, topo_node_router(t, d));
+        }
+    }
+    free(next);
+    test_net_free(n, cfg);
+}
+
+static void fattree_zero_load(void **state)
+{
+    (void)state;
+    check_zero_load(FT "fattree.k=4 fattree.n=3 routing.algorithm=nca", 3);
+    check_zero_load(FT "fattree.k=3 fattree.n=2 routing.algorithm=dmodk router.route_delay=2 "
+                       "router.xbar_delay=1 router.link_latency=3 router.credit_delay=2 "
+                       "router.switching=vct router.buf_flits=12 traffic.packet_length=5", 1);
+}
+
+/* The bounds: uniform, 1 flit/node/cycle (the injection channel: full
+ * bisection); the digit rotation under D-mod-k: a leaf's k nodes send to
+ * nodes of one lowest digit, up one link; with n = 2 one of them is a
+ * fixed point (equal digits), so k - 1 share it: 1/3 for k = 4. Adaptive
+ * up ports avoid that. */
+static void fattree_saturation(void **state)
+{
+    (void)state;
+    const char *base = FT "fattree.k=4 fattree.n=2 router.vcs=2 router.buf_flits=16 "
+                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
+    char w[1024];
+    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=adversarial", base);
+    assert_true(fabs(model_bound(w) - 1.0 / 3) < 1e-9);
+    check_saturation_load(w, 1.0 / 3, 0.1);
+    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=adversarial "
+                          "traffic.flit_rate=1 steady.drain_max=0", base);
+    check_saturation(w, 1.0, 0.70, 1.0);
+    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=uniform "
+                          "traffic.flit_rate=1 steady.drain_max=0", base);
+    check_saturation(w, 1.0, 0.70, 1.0);
+    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=uniform "
+                          "traffic.flit_rate=1 steady.drain_max=0", base);
+    check_saturation(w, 1.0, 0.70, 1.0);
+}
+
+static void fattree_bad_input(void **state)
+{
+    (void)state;
+    expect_error(FT "routing.algorithm=dor", "routing.algorithm", "nca, dmodk");
+    expect_error(FT "routing.algorithm=nca traffic.pattern=transpose", "traffic.pattern",
+                 "coordinates");
+    expect_error(FT "routing.algorithm=nca traffic.pattern=neighbor", "traffic.pattern",
+                 "without nodes");
+    expect_error(FT "routing.algorithm=nca traffic.pattern=adversarial traffic.adv_shift=2",
+                 "traffic.adv_shift", NULL);
+    expect_error(FT "routing.algorithm=nca fattree.k=16 fattree.n=8", "fattree.n", "2^30");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(fattree_wiring),
+        cmocka_unit_test(fattree_routing_acyclic),
+        cmocka_unit_test(fattree_dmodk_paths),
+        cmocka_unit_test(fattree_zero_load),
+        cmocka_unit_test(fattree_saturation),
+        cmocka_unit_test(fattree_bad_input),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
