@@ -13,6 +13,7 @@
 #include "net/net.h"
 #include "support.h"
 #include "topo/topo.h"
+#include "topo/topo_internal.h"
 
 /* A configuration from space-separated key=value words. */
 static struct saturn_config *config_of(const char *words)
@@ -151,6 +152,8 @@ struct cdg {
     bool perturb;      /* random credits before each routing decision */
     struct rng rng;
     uint64_t paths;
+    uint64_t longer;   /* paths longer than the distance */
+    int dist;          /* the current pair's */
 };
 
 static size_t channel(const struct net *n, uint32_t r, int port, int vc)
@@ -201,6 +204,7 @@ static void explore(struct cdg *g, uint32_t r, int in_port, int in_vc, long in_c
                 fail_msg("%u -> %u: a path of %d hops, minimal is %d", topo_node_router(t, p->src),
                          g->dst, depth, g->want_hops);
             g->paths++;
+            g->longer += depth > g->dist;
             continue;
         }
         assert_true(c->vc_hi < n->ports[(size_t)r * n->P + c->port].nvc);
@@ -243,8 +247,8 @@ static bool cycle_from(const struct cdg *g, size_t x, uint8_t *color)
  * `draws` source draws (at_source): ends at the destination (minimal ones
  * exactly topo_distance hops long), uses VCs its ports have; returns
  * whether the channel dependency graph has a cycle. */
-static bool routing_has_cycle(const char *words, int draws, bool minimal, bool random_credits,
-                              int max_hops)
+static bool routing_has_cycle_n(const char *words, int draws, bool minimal, bool random_credits,
+                                int max_hops, uint64_t *longer)
 {
     struct saturn_config *cfg;
     struct net *n = make(words, &cfg);
@@ -274,12 +278,15 @@ static bool routing_has_cycle(const char *words, int draws, bool minimal, bool r
                 if (n->rops->at_source)
                     n->rops->at_source(n->rstate, n, &p, rng_next(&g.rng));
                 g.dst = d;
-                g.want_hops = minimal ? topo_distance(t, p.src, p.dst) : -1;
+                g.dist = topo_distance(t, p.src, p.dst);
+                g.want_hops = minimal ? g.dist : -1;
                 memset(g.seen, 0, g.nseen);
                 explore(&g, s, topo_node_port(t, p.src), 0, -1, &p, 0);
             }
         }
     assert_true(g.paths > 0);
+    if (longer)
+        *longer = g.longer;
     uint8_t *color = calloc(g.nch, 1);
     bool cyc = false;
     for (size_t x = 0; x < g.nch && !cyc; x++)
@@ -290,6 +297,12 @@ static bool routing_has_cycle(const char *words, int draws, bool minimal, bool r
     free(g.seen);
     test_net_free(n, cfg);
     return cyc;
+}
+
+static bool routing_has_cycle(const char *words, int draws, bool minimal, bool random_credits,
+                              int max_hops)
+{
+    return routing_has_cycle_n(words, draws, minimal, random_credits, max_hops, NULL);
 }
 
 /* ---- timing and throughput ------------------------------------------------ */
@@ -509,6 +522,112 @@ static void fattree_bad_input(void **state)
     expect_error(FT "routing.algorithm=nca fattree.k=16 fattree.n=8", "fattree.n", "2^30");
 }
 
+
+/* ---- HyperX ------------------------------------------------------------------ */
+
+#define HX "network.topology=hyperx "
+
+static void hyperx_wiring(void **state)
+{
+    (void)state;
+    check_wiring(HX "hyperx.s=4,4 hyperx.t=2", 16, 32);
+    check_wiring(HX "hyperx.s=3,2,2 hyperx.links=2,1,3 hyperx.t=1", 12, 12);
+    check_wiring(HX "hyperx.s=5 hyperx.links=3 hyperx.t=3", 5, 15); /* flattened butterfly */
+}
+
+/* The closed form of the uniform bound against the even split over
+ * minimal next hops, computed on the graph. */
+static void hyperx_uniform_bound(void **state)
+{
+    (void)state;
+    const char *shapes[] = {HX "hyperx.s=4,4 hyperx.t=4", HX "hyperx.s=3,5 hyperx.links=2,1 hyperx.t=3",
+                            HX "hyperx.s=2,3,4 hyperx.links=1,2,1 hyperx.t=2"};
+    for (int i = 0; i < 3; i++) {
+        struct saturn_config *cfg = config_of(shapes[i]);
+        struct saturn_error err = {0};
+        struct topo t;
+        assert_int_equal(topo_build(&t, cfg, &err), SATURN_OK);
+        double closed = topo_uniform_bound(&t);
+        uint32_t a, b;
+        assert_int_equal(graph_bfs(&t, &a, &b), SATURN_OK);
+        double split = graph_uniform_bound(&t);
+        if (fabs(closed - split) > 1e-9 * closed)
+            fail_msg("%s: closed form %.9f, even split %.9f", shapes[i], closed, split);
+        topo_free(&t);
+        saturn_config_free(cfg);
+    }
+}
+
+/* DOR, minimal adaptive, Valiant and UGAL (under random queues): paths end
+ * at the destination (the minimal ones as long as the distance) on VCs
+ * the ports have, and no channel dependency cycle. */
+static void hyperx_routing_acyclic(void **state)
+{
+    (void)state;
+    const char *net = HX "hyperx.s=3,3 hyperx.links=2,1 hyperx.t=2 router.vcs=2 ";
+    char w[512];
+    snprintf(w, sizeof w, "%s routing.algorithm=dor router.vcs=1", net);
+    assert_false(routing_has_cycle(w, 2, true, false, 2));
+    snprintf(w, sizeof w, "%s routing.algorithm=min", net);
+    assert_false(routing_has_cycle(w, 2, true, false, 2));
+    snprintf(w, sizeof w, "%s routing.algorithm=val", net);
+    assert_false(routing_has_cycle(w, 12, false, false, 4));
+    snprintf(w, sizeof w, "%s routing.algorithm=ugal", net);
+    uint64_t longer = 0;
+    assert_false(routing_has_cycle_n(w, 12, false, true, 4, &longer));
+    assert_true(longer > 0); /* random queues made it misroute */
+    assert_false(routing_has_cycle(HX "hyperx.s=2,2,3 hyperx.t=1 router.vcs=3 routing.algorithm=min",
+                                   1, true, false, 3));
+}
+
+static void hyperx_zero_load(void **state)
+{
+    (void)state;
+    check_zero_load(HX "hyperx.s=3,4 hyperx.links=1,2 hyperx.t=2 routing.algorithm=dor", 1);
+    check_zero_load(HX "hyperx.s=4,4 hyperx.t=2 routing.algorithm=min router.route_delay=1 "
+                       "router.xbar_delay=1 router.link_latency=4 router.credit_delay=4 "
+                       "router.buf_flits=16",
+                    3);
+}
+
+/* DOR: the uniform bound is S K (N-1)/(T N) per dimension, here above the
+ * injection channel; the shift in dimension 0 sends a router's T nodes
+ * over its K links to one router: K/T. UGAL misroutes past it. */
+static void hyperx_saturation(void **state)
+{
+    (void)state;
+    const char *base = HX "hyperx.s=4,4 hyperx.t=2 router.vcs=2 router.buf_flits=16 "
+                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
+    char w[1024];
+    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
+    assert_true(fabs(model_bound(w) - 0.5) < 1e-9);
+    check_saturation_load(w, 0.5, 0.1);
+    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=uniform traffic.flit_rate=1 "
+                          "steady.drain_max=0", base);
+    check_saturation(w, 1.0, 0.70, 1.0);
+    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=uniform traffic.flit_rate=1 "
+                          "steady.drain_max=0", base);
+    check_saturation(w, 1.0, 0.70, 1.0);
+    /* ugal beats DOR's single link under the shift */
+    snprintf(w, sizeof w, "%s routing.algorithm=ugal traffic.pattern=adversarial "
+                          "traffic.flit_rate=1 steady.drain_max=0", base);
+    check_saturation(w, 0.5, 1.2, 2.0);
+}
+
+static void hyperx_bad_input(void **state)
+{
+    (void)state;
+    expect_error(HX "routing.algorithm=min hyperx.s=4,4,4 router.vcs=2", "router.vcs", "needs 3");
+    expect_error(HX "routing.algorithm=val router.vcs=1", "router.vcs", "needs 2");
+    expect_error(HX "routing.algorithm=dor hyperx.s=4,4 hyperx.links=1,2,3", "hyperx.links", NULL);
+    expect_error(HX "routing.algorithm=dor hyperx.s=16,16,16 hyperx.links=2", "hyperx.s", "64");
+    expect_error(HX "routing.algorithm=dor traffic.pattern=adversarial traffic.adv_shift=4",
+                 "traffic.adv_shift", NULL);
+    expect_error(HX "routing.algorithm=dor routing.dateline=classic", "routing.dateline", NULL);
+    expect_error(HX "routing.algorithm=ectn", "routing.algorithm", "dor, min, val, ugal");
+    expect_error(HX "routing.algorithm=val val.intermediate=group", "val.intermediate", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -518,6 +637,12 @@ int main(void)
         cmocka_unit_test(fattree_zero_load),
         cmocka_unit_test(fattree_saturation),
         cmocka_unit_test(fattree_bad_input),
+        cmocka_unit_test(hyperx_wiring),
+        cmocka_unit_test(hyperx_uniform_bound),
+        cmocka_unit_test(hyperx_routing_acyclic),
+        cmocka_unit_test(hyperx_zero_load),
+        cmocka_unit_test(hyperx_saturation),
+        cmocka_unit_test(hyperx_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -6,6 +6,7 @@
 
 extern const struct saturn_param topo_params[];
 extern const struct saturn_param topo_fattree_params[];
+extern const struct saturn_param topo_hyperx_params[];
 extern const struct saturn_param router_params[];
 extern const struct saturn_param routing_params[];
 extern const struct saturn_param route_dor_params[];
@@ -38,6 +39,7 @@ extern const struct saturn_param cupstack_params[];
 static const struct saturn_param *const tables[] = {
     topo_params,
     topo_fattree_params,
+    topo_hyperx_params,
     router_params, routing_params, route_dor_params, route_duato_params,
     recovery_params,
     route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,

@@ -471,6 +471,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "does not route a %s; network.topology = %s needs %s",
                                   n->topo.name, n->topo.name, names);
     }
+    /* the torus's VC classes: refused where they mean nothing */
+    if (n->topo.kind != TOPO_TORUS && n->topo.kind != TOPO_MESH)
+        for (const char *const *k = (const char *const[]){"routing.dateline", "routing.tie", NULL};
+             *k; k++)
+            if (saturn_config_is_set(cfg, *k))
+                return saturn_config_fail(cfg, *k, err,
+                                          "applies to dimension-order routing on a torus; a %s "
+                                          "has no rings (its routings order their VCs "
+                                          "themselves)", n->topo.name);
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;

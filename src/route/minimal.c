@@ -28,3 +28,10 @@ void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet
     out->n = np;
     out->sel = np;
 }
+
+void route_vc_class(int classes, int V, int c, int *lo, int *hi)
+{
+    int base = V / classes, extra = V % classes;
+    *lo = c * base + (c < extra ? c : extra);
+    *hi = *lo + base + (c < extra ? 1 : 0) - 1;
+}

@@ -9,12 +9,14 @@ extern const struct route_ops route_dor, route_table_min, route_duato, route_dis
 extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_df_pb,
     route_df_olm, route_df_base, route_df_hybrid, route_df_ectn;
 extern const struct route_ops route_ft_nca, route_ft_dmodk;
+extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal;
 
 static const struct route_ops *const policies[] = {
     &route_dor,    &route_table_min, &route_duato,  &route_disha,
     &route_df_min, &route_df_val,    &route_df_ugal, &route_df_pb,
     &route_df_olm, &route_df_base,   &route_df_hybrid, &route_df_ectn,
     &route_ft_nca, &route_ft_dmodk,
+    &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal,
 };
 
 static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "disha",
@@ -35,7 +37,9 @@ const struct saturn_param routing_params[] = {
      "Dragonfly (paper 004; docs/DRAGONFLY.md): min (l-g-l), val (Valiant), ugal (UGAL-L), "
      "pb (PiggyBack), olm (Opportunistic Local Misrouting), base, hybrid, ectn (contention "
      "counters). Fat tree: nca (up to a nearest common ancestor on the up port with the most "
-     "credits, then down), dmodk (the same with up port (d / k^l) mod k: oblivious)"},
+     "credits, then down), dmodk (the same with up port (d / k^l) mod k: oblivious). HyperX: "
+     "dor (dimension order), min (minimal adaptive, a VC class per hop), val (Valiant, DOR "
+     "phases on 2 VC classes), ugal (UGAL-L between them)"},
     {"routing.reroute", SATURN_PARAM_ENUM, "auto", 0, 0, reroute_names,
      "when a head is routed: once (when it reaches the front of its input VC), waiting (again "
      "every cycle it waits for an output VC: adaptive choices see the present, decisions not "

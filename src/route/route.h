@@ -86,6 +86,11 @@ int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *port
 void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
                             int vc_hi, struct route_result *out);
 
+/* The VCs of class c when V VCs are shared by `classes` classes: an even
+ * share each, the remainder to the lowest classes (every packet starts in
+ * class 0, few reach the last). */
+void route_vc_class(int classes, int V, int c, int *lo, int *hi);
+
 /* The registry of routing policies, by the name in routing.algorithm:
  * the first of that name, and the one of that name for a topology kind
  * (NULL: none). */

@@ -97,6 +97,23 @@ static int dragonfly_diameter(const struct topo *t)
     return t->groups > 1 ? (t->a > 1 ? 3 : 1) : (t->a > 1 ? 1 : 0);
 }
 
+/* The minimal next hop: the local port to dst in its group; else the
+ * global link to dst's group when this router owns it, or the local port
+ * to the router of the group that does. */
+static int dragonfly_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports)
+{
+    uint32_t g = df_group(t, r), gd = df_group(t, dst);
+    int i = df_index(t, r);
+    if (g == gd) {
+        ports[0] = df_local_port(i, df_index(t, dst));
+        return 1;
+    }
+    uint32_t k = df_link_to(t, g, gd);
+    int owner = (int)(k / (uint32_t)t->h);
+    ports[0] = owner == i ? t->a - 1 + (int)(k % (uint32_t)t->h) : df_local_port(i, owner);
+    return 1;
+}
+
 static enum topo_link_class dragonfly_class(const struct topo *t, uint32_t router, int port)
 {
     return topo_port_class(t, port);
@@ -139,5 +156,6 @@ const struct topo_ops topo_dragonfly_ops = {
     .distance = dragonfly_distance,
     .diameter = dragonfly_diameter,
     .uniform_bound = dragonfly_uniform_bound,
+    .min_ports = dragonfly_min_ports,
     .describe = dragonfly_describe,
 };

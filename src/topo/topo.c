@@ -14,6 +14,7 @@ static const struct topo_ops *const topologies[] = {
     &topo_mesh_ops,
     &topo_dragonfly_ops,
     &topo_fattree_ops,
+    &topo_hyperx_ops,
 };
 _Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
                "one ops table per topology kind");
@@ -23,13 +24,15 @@ static const char *const topo_names[] = {
     "mesh",
     "dragonfly",
     "fattree",
+    "hyperx",
     NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
 const struct saturn_param topo_params[] = {
     {"network.topology", SATURN_PARAM_ENUM, "torus", 0, 0, topo_names,
      "torus (k-ary n-cube with wrap-around links), mesh, dragonfly (canonical: complete "
-     "graphs inside and between groups), fattree (k-ary n-tree: fattree.*)"},
+     "graphs inside and between groups), fattree (k-ary n-tree: fattree.*), hyperx (complete "
+     "graphs in every dimension: hyperx.*)"},
     {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
      "torus/mesh: routers per dimension: one value for all, or one per dimension (x first)"},
     {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,

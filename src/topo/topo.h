@@ -44,7 +44,7 @@
 #define TOPO_NONE UINT32_MAX
 
 /* In network.topology's order. */
-enum topo_kind { TOPO_TORUS, TOPO_MESH, TOPO_DRAGONFLY, TOPO_FATTREE, TOPO_KINDS };
+enum topo_kind { TOPO_TORUS, TOPO_MESH, TOPO_DRAGONFLY, TOPO_FATTREE, TOPO_HYPERX, TOPO_KINDS };
 
 /* Link classes: every torus/mesh link is local; a Dragonfly has local
  * (intra-group) and global (inter-group) links, each class with its own
@@ -228,6 +228,12 @@ static inline uint32_t df_link_group(const struct topo *t, uint32_t g, uint32_t 
 static inline int topo_coord(const struct topo *t, uint32_t id, int d)
 {
     return t->coord[(size_t)id * (size_t)t->n + (size_t)d];
+}
+/* HyperX: the port of a router at coordinate c of dimension d to the
+ * router at coordinate x != c, parallel link m. */
+static inline int hyperx_port(const struct topo *t, int d, int c, int x, int m)
+{
+    return t->port_base[d] + (x < c ? x : x - 1) * t->mult[d] + m;
 }
 void topo_coords(const struct topo *t, uint32_t id, int *c);
 uint32_t topo_id(const struct topo *t, const int *c);

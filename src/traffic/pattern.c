@@ -130,13 +130,22 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
  * base-k digits rotated right by one, src / k + (src mod k) k^(n-1): the k
  * nodes of a leaf send to k nodes with one lowest digit (the leaf's), so
  * D-mod-k takes them all up one port; a permutation with k fixed points
- * (the nodes of equal digits). */
+ * (the nodes of equal digits). HyperX: the router adv_shift on in
+ * dimension 0, so that DOR takes a router's T nodes over its K_0 links to
+ * that router. */
 static uint32_t adv_first(const struct pattern *p, uint32_t src, uint32_t *count)
 {
     const struct topo *t = p->topo;
     if (t->kind == TOPO_FATTREE) {
         *count = 1;
         return src / (uint32_t)t->ft_k + src % (uint32_t)t->ft_k * t->ft_pow[t->ft_n - 1];
+    }
+    if (t->kind == TOPO_HYPERX) { /* the router adv_shift on in dimension 0 */
+        uint32_t r = topo_node_router(t, src);
+        int c = topo_coord(t, r, 0);
+        r += (uint32_t)((c + (int)p->adv_shift) % t->k[0] - c) * t->stride[0];
+        *count = (uint32_t)t->conc;
+        return r * (uint32_t)t->conc;
     }
     uint32_t per = (uint32_t)t->a * (uint32_t)t->p;
     *count = per;
@@ -363,6 +372,14 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
                                       "group in a network of %u groups", (long long)shift,
                                       t->groups);
         p->adv_shift = (uint32_t)(shift % (int64_t)t->groups);
+    } else if (t->kind == TOPO_HYPERX) {
+        int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
+        if (shift % t->k[0] == 0)
+            return saturn_config_fail(cfg, "traffic.adv_shift", err,
+                                      "a shift of %lld in dimension 0 sends every packet to its "
+                                      "own router (hyperx.s gives %d routers there)",
+                                      (long long)shift, t->k[0]);
+        p->adv_shift = (uint32_t)(shift % t->k[0]);
     } else if (t->kind == TOPO_FATTREE && saturn_config_is_set(cfg, "traffic.adv_shift")) {
         return saturn_config_fail(cfg, "traffic.adv_shift", err,
                                   "a fat tree's adversarial pattern is the digit rotation "
@@ -370,12 +387,16 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     }
     const char *name = saturn_config_str(cfg, "traffic.pattern");
     if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly &&
-        t->kind != TOPO_FATTREE)
+        t->kind != TOPO_FATTREE && t->kind != TOPO_HYPERX)
         return saturn_config_fail(cfg, "traffic.pattern", err,
-                                  "adversarial and mixed are defined on a dragonfly (ADV+i) "
-                                  "and a fat tree (digit rotation), not on a %s", t->name);
-    if (!grid && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
-                  p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
+                                  "adversarial and mixed are defined on a dragonfly (ADV+i), "
+                                  "a fat tree (digit rotation) and a HyperX (a shift in "
+                                  "dimension 0), not on a %s", t->name);
+    /* a HyperX has coordinates: transpose and tornado act on them */
+    bool coords = grid || (t->kind == TOPO_HYPERX && p->kind != PAT_TORN &&
+                           p->kind != PAT_DISTANCE);
+    if (!coords && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
+                    p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
         return saturn_config_fail(cfg, "traffic.pattern", err,
                                   dragonfly ? "%s needs torus or mesh coordinates; on a dragonfly use "
                                               "uniform, adversarial, mixed, a bit pattern, randperm, "
