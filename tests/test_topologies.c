@@ -100,13 +100,12 @@ static void check_wiring(const char *words, uint32_t routers, uint32_t nodes)
     int *d = malloc(t->routers * sizeof *d), *e = malloc(t->routers * sizeof *e), diam = 0;
     for (uint32_t s = 0; s < t->routers; s++) {
         bfs(t, s, d);
-        uint32_t cs, cd;
-        uint32_t xs = topo_router_nodes(t, s, &cs);
+        uint32_t cs = topo_router_nodes(t, s), xs = topo_port_node(t, s, 0);
         for (uint32_t r = 0; r < t->routers; r++) {
             assert_true(d[r] >= 0); /* connected */
             if (d[r] > diam)
                 diam = d[r];
-            uint32_t xd = topo_router_nodes(t, r, &cd);
+            uint32_t cd = topo_router_nodes(t, r), xd = topo_port_node(t, r, 0);
             if (cs && cd)
                 assert_int_equal(topo_distance(t, xs, xd), d[r]);
         }
@@ -266,14 +265,15 @@ static bool routing_has_cycle_n(const char *words, int draws, bool minimal, bool
     assert_non_null(g.edge);
     for (uint32_t s = 0; s < t->routers; s++)
         for (uint32_t d = 0; d < t->routers; d++) {
-            uint32_t cs, cd, xs = topo_router_nodes(t, s, &cs), xd = topo_router_nodes(t, d, &cd);
+            uint32_t cs = topo_router_nodes(t, s), cd = topo_router_nodes(t, d);
+            uint32_t xs = topo_port_node(t, s, 0);
             if (!cs || !cd)
                 continue;
             for (int k = 0; k < draws; k++) {
                 struct packet p;
                 memset(&p, 0, sizeof p);
                 p.src = xs;
-                p.dst = xd + (uint32_t)k % cd;
+                p.dst = topo_port_node(t, d, (int)((uint32_t)k % cd));
                 p.len = 4;
                 if (n->rops->at_source)
                     n->rops->at_source(n->rstate, n, &p, rng_next(&g.rng));
@@ -628,6 +628,145 @@ static void hyperx_bad_input(void **state)
     expect_error(HX "routing.algorithm=val val.intermediate=group", "val.intermediate", NULL);
 }
 
+/* ---- any graph from a file ------------------------------------------------ */
+
+/* A ring of 6 routers with a chord, 2 nodes each; the same in anynet. */
+static const char ring_net[] = "# a ring with a chord\n"
+                               "routers 6\n"
+                               "nodes all 2   # then one router without\n"
+                               "nodes 4 0\n"
+                               "link 0 1\nlink 1 2\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\n"
+                               "link 0 3 latency=3 class=global\n";
+static const char ring_anynet[] = "router 0 router 1 node 0 node 1\n"
+                                  "router 1 router 2 node 2 node 3\n"
+                                  "router 2 router 3 node 4 node 5\n"
+                                  "router 3 router 4 node 6 node 7\n"
+                                  "node 8 router 5\nnode 9 router 5\n"
+                                  "router 4 router 5\n"
+                                  "router 5 router 0\n"
+                                  "router 0 router 3 3\n";
+/* Two complete graphs of 4 routers, 2 nodes each, joined by one link. */
+static const char dumbbell_net[] = "routers 8\nnodes all 2\n"
+                                   "link 0 1\nlink 0 2\nlink 0 3\nlink 1 2\nlink 1 3\nlink 2 3\n"
+                                   "link 4 5\nlink 4 6\nlink 4 7\nlink 5 6\nlink 5 7\nlink 6 7\n"
+                                   "link 3 4\n";
+/* The Petersen graph, one node per router: diameter 2, girth 5. */
+static const char petersen_net[] = "routers 10\nnodes all 1\n"
+                                   "link 0 1\nlink 1 2\nlink 2 3\nlink 3 4\nlink 4 0\n"
+                                   "link 0 5\nlink 1 6\nlink 2 7\nlink 3 8\nlink 4 9\n"
+                                   "link 5 7\nlink 7 9\nlink 9 6\nlink 6 8\nlink 8 5\n";
+
+static char *file_words(const char *dir, const char *name, const char *text, const char *more)
+{
+    static char w[2][1024];
+    static int which;
+    which ^= 1;
+    snprintf(w[which], sizeof w[which],
+             "network.topology=file file.path=%s routing.algorithm=min %s",
+             test_put_file(dir, name, text), more);
+    return w[which];
+}
+
+static void file_wiring(void **state)
+{
+    const char *dir = *state;
+    /* router 4 has no nodes; nodes run router by router */
+    check_wiring(file_words(dir, "ring.net", ring_net, ""), 6, 10);
+    check_wiring(file_words(dir, "ring.anynet", ring_anynet, ""), 6, 10);
+    check_wiring(file_words(dir, "p.net", petersen_net, ""), 10, 10);
+    struct saturn_config *cfg;
+    struct net *n = make(file_words(dir, "ring.net", ring_net, ""), &cfg);
+    const struct topo *t = &n->topo;
+    assert_int_equal(t->radix, 3);
+    assert_int_equal(t->conc, 2);
+    assert_int_equal(topo_node_router(t, 8), 5);
+    assert_int_equal(topo_router_nodes(t, 4), 0);
+    assert_int_equal(topo_diameter(t), 3); /* 1 to 4 */
+    /* the chord: its latency both ways, credits too, and its class */
+    for (int p = 0; p < t->radix; p++) {
+        uint32_t f;
+        int fp;
+        if (!topo_link(t, 0, p, &f, &fp) || f != 3)
+            continue;
+        assert_int_equal(n->ports[p].latency, 3);
+        assert_int_equal(n->ports[(size_t)3 * n->P + fp].credit_lat, 3);
+        assert_int_equal(topo_link_class(t, 0, p), TOPO_GLOBAL);
+    }
+    test_net_free(n, cfg);
+}
+
+/* Both deadlock rules: every path legal and acyclic; hop-indexed paths
+ * are shortest. */
+static void file_routing_acyclic(void **state)
+{
+    const char *dir = *state;
+    assert_false(routing_has_cycle(file_words(dir, "p.net", petersen_net, "router.vcs=2"), 1,
+                                   true, false, 2));
+    assert_false(routing_has_cycle(
+        file_words(dir, "p.net", petersen_net, "file.deadlock=updown router.vcs=1"), 1, false,
+        false, 6));
+    assert_false(routing_has_cycle(
+        file_words(dir, "ring.net", ring_net, "file.deadlock=updown router.vcs=2"), 1, false,
+        false, 6));
+    assert_false(routing_has_cycle(file_words(dir, "d.net", dumbbell_net, "router.vcs=3"), 1,
+                                   true, false, 3));
+}
+
+static void file_zero_load(void **state)
+{
+    const char *dir = *state;
+    check_zero_load(file_words(dir, "p.net", petersen_net, "router.vcs=2 router.route_delay=1"),
+                    1);
+    check_zero_load(file_words(dir, "d.net", dumbbell_net,
+                               "file.deadlock=updown router.vcs=1 router.link_latency=2 "
+                               "router.credit_delay=2"),
+                    1);
+}
+
+/* Uniform traffic over the dumbbell: the bridge carries 8 x 8 / 15 of a
+ * node's load: 15/64 flits/node/cycle, the even split's bound too. */
+static void file_saturation(void **state)
+{
+    const char *dir = *state;
+    char *w = file_words(dir, "d.net", dumbbell_net,
+                         "router.vcs=3 router.buf_flits=16 traffic.packet_length=4 "
+                         "steady.warmup=2000 steady.measure=8000");
+    struct saturn_config *cfg;
+    struct net *n = make(w, &cfg);
+    double bound = topo_uniform_bound(&n->topo);
+    test_net_free(n, cfg);
+    assert_true(fabs(bound - 15.0 / 64) < 1e-9);
+    check_saturation_load(w, bound, 0.1);
+}
+
+static void file_bad_input(void **state)
+{
+    const char *dir = *state;
+    expect_error("network.topology=file routing.algorithm=min", "file.path", "needs");
+    expect_error(file_words(dir, "p.net", petersen_net, "router.vcs=1"), "router.vcs",
+                 "diameter is 2");
+    expect_error(file_words(dir, "x.net", "routers 4\nnodes all 1\nlink 0 1\nlink 2 3\n", ""),
+                 "x.net", "disconnected: router 0 cannot reach router 2");
+    expect_error(file_words(dir, "x.net", "routers 2\nnodes all 1\nlink 0 0\n", ""),
+                 "x.net:3", "itself");
+    expect_error(file_words(dir, "x.net", "routers 2\nnodes all 1\nlink 0 2\n", ""),
+                 "x.net:3", "link A B");
+    expect_error(file_words(dir, "x.net", "nodes all 1\n", ""), "x.net:1", "routers R");
+    expect_error(file_words(dir, "x.net", "routers 2\nlink 0 1\n", ""), "x.net", "no nodes");
+    expect_error(file_words(dir, "x.net", "routers 2\nnodes all 1\nlink 0 1 latency=0\n", ""),
+                 "x.net:3", "latency=L");
+    expect_error(file_words(dir, "x.anynet", "router 0 node 0 router 1\nnode 0 router 1\n", ""),
+                 "x.anynet:2", "node 0 is on router 0");
+    expect_error(file_words(dir, "x.anynet", "router 0 node 1 router 1\nrouter 1 node 2\n", ""),
+                 "x.anynet", "node 0 is missing");
+    expect_error(file_words(dir, "x.anynet", "router 0 node 0\nrouter 1 node 1\n", ""), "x.anynet",
+                 "disconnected");
+    expect_error("network.topology=file routing.algorithm=min file.path=/nonexistent/g.net",
+                 "file.path", "cannot read");
+    expect_error(file_words(dir, "p.net", petersen_net, "traffic.pattern=transpose"),
+                 "traffic.pattern", "coordinates");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -643,6 +782,11 @@ int main(void)
         cmocka_unit_test(hyperx_zero_load),
         cmocka_unit_test(hyperx_saturation),
         cmocka_unit_test(hyperx_bad_input),
+        cmocka_unit_test_setup_teardown(file_wiring, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(file_routing_acyclic, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(file_zero_load, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(file_saturation, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(file_bad_input, test_dir_setup, test_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

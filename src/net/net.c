@@ -201,7 +201,10 @@ static int build_ports(struct net *n)
             out->cls = (uint8_t)(global ? TOPO_GLOBAL : TOPO_LOCAL);
             if (global)
                 in->cap = n->buf_cap ? n->global_cap : 0;
-            if (t->kind == TOPO_DRAGONFLY) /* credits travel the link back */
+            /* credits travel the link back on a Dragonfly, and on a link with
+             * a latency of its own */
+            if (t->kind == TOPO_DRAGONFLY ||
+                (t->port_lat && t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p]))
                 in->credit_lat = (uint16_t)lat;
             out->out_unlimited = in->cap == 0;
             in->kind = PORT_NET;
@@ -332,6 +335,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         if (n->global_vcs > v) v = n->global_vcs;
         n->V = n->Vd = v;
     }
+    if (n->topo.kind != TOPO_DRAGONFLY && n->topo.global_vcs) {
+        n->global_vcs = n->topo.global_vcs;
+        if (n->global_vcs > n->V)
+            n->V = n->Vd = n->global_vcs;
+    }
     const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
     n->switching = (enum switching)saturn_config_enum(cfg, "router.switching");
     n->buf_cap = (uint32_t)saturn_config_int(cfg, "router.buf_flits");
@@ -392,7 +400,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
     n->global_latency = n->link_latency;
-    n->global_cap = n->buf_cap;
+    n->global_cap = n->topo.global_buf && n->buf_cap ? n->topo.global_buf : n->buf_cap;
     if (n->topo.kind == TOPO_DRAGONFLY) {
         n->link_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.local_latency");
         n->global_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.global_latency");
@@ -401,6 +409,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         uint32_t len = traffic_packet_flits(cfg, &what);
         if (n->switching == SW_VCT && n->buf_cap && n->global_cap < len)
             return saturn_config_fail(cfg, "dragonfly.global_buf_flits", err,
+                                      "virtual cut-through needs a buffer that holds a whole "
+                                      "packet: at least %s = %u flits", what, len);
+    }
+    if (n->topo.global_buf && n->switching == SW_VCT && n->buf_cap) {
+        const char *what;
+        uint32_t len = traffic_packet_flits(cfg, &what);
+        if (n->global_cap < len)
+            return saturn_config_fail(cfg, "file.global_buf_flits", err,
                                       "virtual cut-through needs a buffer that holds a whole "
                                       "packet: at least %s = %u flits", what, len);
     }
@@ -420,6 +436,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->route_delay > longest) longest = n->route_delay;
     if (n->credit_delay > longest) longest = n->credit_delay;
     if (n->topo.kind == TOPO_DRAGONFLY && n->global_latency > longest) longest = n->global_latency;
+    if (n->topo.max_latency + n->xbar_delay > longest) longest = n->topo.max_latency + n->xbar_delay;
+    if (n->topo.max_latency + n->xbar_delay > maxd) maxd = n->topo.max_latency + n->xbar_delay;
     if (n->inject_latency > longest) longest = n->inject_latency;
     if (n->xbar_delay + n->eject_latency > longest) longest = n->xbar_delay + n->eject_latency;
     if (n->watchdog <= longest)

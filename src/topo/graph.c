@@ -136,12 +136,11 @@ double graph_uniform_bound(const struct topo *t)
     }
     const double unit = 1.0 / ((double)t->nodes - 1);
     for (uint32_t d = 0; d < R; d++) {
-        uint32_t nd, ns, no = 0;
-        topo_router_nodes(t, d, &nd);
+        uint32_t nd = topo_router_nodes(t, d), no = 0;
         if (!nd)
             continue;
         for (uint32_t r = 0; r < R; r++) {
-            topo_router_nodes(t, r, &ns);
+            uint32_t ns = topo_router_nodes(t, r);
             flow[r] = r == d ? 0 : (double)ns * nd * unit;
             order[no++] = r;
         }

@@ -15,6 +15,7 @@ static const struct topo_ops *const topologies[] = {
     &topo_dragonfly_ops,
     &topo_fattree_ops,
     &topo_hyperx_ops,
+    &topo_file_ops,
 };
 _Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
                "one ops table per topology kind");
@@ -25,6 +26,7 @@ static const char *const topo_names[] = {
     "dragonfly",
     "fattree",
     "hyperx",
+    "file",
     NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
@@ -32,7 +34,7 @@ const struct saturn_param topo_params[] = {
     {"network.topology", SATURN_PARAM_ENUM, "torus", 0, 0, topo_names,
      "torus (k-ary n-cube with wrap-around links), mesh, dragonfly (canonical: complete "
      "graphs inside and between groups), fattree (k-ary n-tree: fattree.*), hyperx (complete "
-     "graphs in every dimension: hyperx.*)"},
+     "graphs in every dimension: hyperx.*), file (any graph from file.path)"},
     {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
      "torus/mesh: routers per dimension: one value for all, or one per dimension (x first)"},
     {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,
@@ -81,6 +83,7 @@ void topo_free(struct topo *t)
     free(t->node_rt);
     free(t->node_lp);
     free(t->rt_node0);
+    free(t->rt_nodes);
     free(t->port_lat);
     free(t->adj);
     free(t->adj_port);
@@ -94,6 +97,7 @@ void topo_free(struct topo *t)
     t->node_rt = NULL;
     t->node_lp = NULL;
     t->rt_node0 = NULL;
+    t->rt_nodes = NULL;
     t->port_lat = NULL;
 }
 

@@ -44,7 +44,15 @@
 #define TOPO_NONE UINT32_MAX
 
 /* In network.topology's order. */
-enum topo_kind { TOPO_TORUS, TOPO_MESH, TOPO_DRAGONFLY, TOPO_FATTREE, TOPO_HYPERX, TOPO_KINDS };
+enum topo_kind {
+    TOPO_TORUS,
+    TOPO_MESH,
+    TOPO_DRAGONFLY,
+    TOPO_FATTREE,
+    TOPO_HYPERX,
+    TOPO_FILE,
+    TOPO_KINDS
+};
 
 /* Link classes: every torus/mesh link is local; a Dragonfly has local
  * (intra-group) and global (inter-group) links, each class with its own
@@ -109,13 +117,19 @@ struct topo {
     int radix; /* network ports per router */
     int conc;  /* local ports per router (nodes on the busiest router) */
     /* Node placement (NULL: node = router * conc + j, for node < nodes):
-     * node -> router and local index, router -> its first node (routers + 1
-     * entries, so router r holds nodes rt_node0[r] .. rt_node0[r + 1] - 1). */
+     * node -> router and local index; router r's nodes are rt_nodes[
+     * rt_node0[r] .. rt_node0[r + 1] - 1] (routers + 1 offsets). */
     uint32_t *node_rt;
     uint8_t *node_lp;
-    uint32_t *rt_node0;
-    /* Per-link latency (routers * radix cycles, 0: the class's), or NULL. */
+    uint32_t *rt_node0, *rt_nodes;
+    /* Per-link latency (routers * radix cycles, 0: the class's), or NULL;
+     * the largest. Credits take a link's own latency back. */
     uint16_t *port_lat;
+    uint32_t max_latency;
+    /* VCs and flits per input VC of links of the global class (0: as the
+     * local ones); the Dragonfly's come from dragonfly.* instead. */
+    int global_vcs;
+    uint32_t global_buf;
     /* k-ary n-cube; a HyperX's dimensions too */
     int n;
     int k[TOPO_MAX_DIMS];
@@ -168,22 +182,21 @@ static inline int topo_node_port(const struct topo *t, uint32_t node)
 static inline uint32_t topo_port_node(const struct topo *t, uint32_t r, int j)
 {
     if (t->rt_node0)
-        return t->rt_node0[r] + (uint32_t)j < t->rt_node0[r + 1] ? t->rt_node0[r] + (uint32_t)j
-                                                                   : TOPO_NONE;
+        return t->rt_node0[r] + (uint32_t)j < t->rt_node0[r + 1]
+                   ? t->rt_nodes[t->rt_node0[r] + (uint32_t)j]
+                   : TOPO_NONE;
     uint64_t node = (uint64_t)r * (uint32_t)t->conc + (uint32_t)j;
     return node < t->nodes ? (uint32_t)node : TOPO_NONE;
 }
-/* The nodes of router r: first, and how many. */
-static inline uint32_t topo_router_nodes(const struct topo *t, uint32_t r, uint32_t *count)
+/* How many nodes router r has (they are topo_port_node(t, r, 0 ..)). */
+static inline uint32_t topo_router_nodes(const struct topo *t, uint32_t r)
 {
-    if (t->rt_node0) {
-        *count = t->rt_node0[r + 1] - t->rt_node0[r];
-        return t->rt_node0[r];
-    }
+    if (t->rt_node0)
+        return t->rt_node0[r + 1] - t->rt_node0[r];
     uint64_t first = (uint64_t)r * (uint32_t)t->conc;
-    *count = first >= t->nodes ? 0 : (uint32_t)(t->nodes - first < (uint64_t)t->conc
-                                                     ? t->nodes - first : (uint64_t)t->conc);
-    return (uint32_t)first;
+    return first >= t->nodes ? 0
+                             : (uint32_t)(t->nodes - first < (uint64_t)t->conc ? t->nodes - first
+                                                                               : (uint64_t)t->conc);
 }
 
 static inline enum topo_link_class topo_port_class(const struct topo *t, int port)
