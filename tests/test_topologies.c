@@ -767,6 +767,115 @@ static void file_bad_input(void **state)
                  "traffic.pattern", "coordinates");
 }
 
+/* ---- Slim Fly ---------------------------------------------------------------- */
+
+#define SF "network.topology=slimfly "
+
+/* 2 q^2 routers of network radix (3q - d)/2, diameter 2, for every prime
+ * the field construction applies to (q = 4w + d, d = +-1). */
+static void slimfly_wiring(void **state)
+{
+    (void)state;
+    check_wiring(SF "slimfly.q=3 routing.algorithm=min router.vcs=2", 18, 54);
+    check_wiring(SF "slimfly.q=5 slimfly.p=2 routing.algorithm=min router.vcs=2", 50, 100);
+    const int qs[] = {5, 7, 11, 13, 17, 19, 23};
+    for (int i = 0; i < 7; i++) {
+        char w[256];
+        snprintf(w, sizeof w, SF "slimfly.q=%d slimfly.p=1 routing.algorithm=min router.vcs=2", qs[i]);
+        struct saturn_config *cfg;
+        struct net *n = make(w, &cfg);
+        const struct topo *t = &n->topo;
+        int q = qs[i], d = q % 4 == 1 ? 1 : -1;
+        assert_int_equal(t->routers, (uint32_t)(2 * q * q));
+        assert_int_equal(t->radix, (3 * q - d) / 2);
+        assert_int_equal(topo_diameter(t), 2);
+        for (uint32_t r = 0; r < t->routers; r++)
+            for (int p = 0; p < t->radix; p++) { /* regular, simple, symmetric */
+                uint32_t f, b;
+                int fp, bp;
+                assert_true(topo_link(t, r, p, &f, &fp));
+                assert_true(f != r);
+                assert_true(topo_link(t, f, fp, &b, &bp) && b == r && bp == p);
+                for (int o = 0; o < p; o++)
+                    assert_true(t->adj[(size_t)r * t->radix + o] != f);
+            }
+        test_net_free(n, cfg);
+    }
+    /* the default concentration is ceil(k'/2) */
+    struct saturn_config *cfg;
+    struct net *n = make(SF "slimfly.q=7 routing.algorithm=min router.vcs=2", &cfg);
+    assert_int_equal(n->topo.conc, 6);
+    test_net_free(n, cfg);
+}
+
+/* min (2 VC classes), val and ugal (4, ugal under random queues): paths
+ * end at the destination, min's exactly as long as the distance, no
+ * channel dependency cycle. */
+static void slimfly_routing_acyclic(void **state)
+{
+    (void)state;
+    assert_false(routing_has_cycle(SF "slimfly.q=5 slimfly.p=1 routing.algorithm=min router.vcs=2",
+                                   1, true, false, 2));
+    assert_false(routing_has_cycle(SF "slimfly.q=3 slimfly.p=1 routing.algorithm=val router.vcs=4",
+                                   18, false, false, 4));
+    uint64_t longer = 0;
+    assert_false(routing_has_cycle_n(SF "slimfly.q=3 slimfly.p=1 routing.algorithm=ugal "
+                                        "router.vcs=4", 18, false, true, 4, &longer));
+    assert_true(longer > 0);
+}
+
+static void slimfly_zero_load(void **state)
+{
+    (void)state;
+    check_zero_load(SF "slimfly.q=3 routing.algorithm=min router.vcs=2", 2);
+    check_zero_load(SF "slimfly.q=5 slimfly.p=1 routing.algorithm=min router.vcs=2 "
+                       "router.route_delay=1 router.link_latency=3 router.credit_delay=3",
+                    3);
+}
+
+/* The shift in a column: with q = 5 (X = {1, 4}, X' = {2, 3}) and a shift
+ * of 2, a router of subgraph 0 reaches b + 2 only over b + 1 (1 + 1), so
+ * the column's link b -> b + 1 carries the p nodes of b and of b - 1:
+ * 1/(2p). Uniform: min against the even split's bound. */
+static void slimfly_saturation(void **state)
+{
+    (void)state;
+    const char *base = SF "slimfly.q=5 slimfly.p=4 router.buf_flits=16 traffic.packet_length=4 "
+                          "steady.warmup=2000 steady.measure=6000 ";
+    char w[1024];
+    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
+                          "traffic.adv_shift=2", base);
+    check_saturation_load(w, 1.0 / 8, 0.1);
+    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2", base);
+    struct saturn_config *cfg;
+    struct net *n = make(w, &cfg);
+    double bound = topo_uniform_bound(&n->topo);
+    test_net_free(n, cfg);
+    bound = bound < 1 ? bound : 1;
+    /* a radix-11 input-queued router reaches some 60 % of it (its
+     * separable allocator); output buffers and a speedup of 2, 85 % */
+    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
+                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
+    check_saturation(w, bound, 0.80, 1.0);
+    /* ugal leaves the column's links */
+    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=4 traffic.pattern=adversarial "
+                          "traffic.adv_shift=2 traffic.flit_rate=1 steady.drain_max=0", base);
+    check_saturation(w, 1.0 / 8, 1.5, 4);
+}
+
+static void slimfly_bad_input(void **state)
+{
+    (void)state;
+    expect_error(SF "slimfly.q=9 routing.algorithm=min router.vcs=2", "slimfly.q", "prime");
+    expect_error(SF "routing.algorithm=min router.vcs=1", "router.vcs", "too few VCs");
+    expect_error(SF "routing.algorithm=val router.vcs=3", "router.vcs", "4");
+    expect_error(SF "routing.algorithm=min router.vcs=2 file.deadlock=updown", "file.deadlock", NULL);
+    expect_error(SF "routing.algorithm=min router.vcs=2 slimfly.q=23 slimfly.p=40", "slimfly.p",
+                 "64");
+    expect_error(SF "routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
+                    "traffic.adv_shift=5", "traffic.adv_shift", NULL);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -787,6 +896,11 @@ int main(void)
         cmocka_unit_test_setup_teardown(file_zero_load, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_saturation, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_bad_input, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test(slimfly_wiring),
+        cmocka_unit_test(slimfly_routing_acyclic),
+        cmocka_unit_test(slimfly_zero_load),
+        cmocka_unit_test(slimfly_saturation),
+        cmocka_unit_test(slimfly_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -10,7 +10,7 @@ extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_d
     route_df_olm, route_df_base, route_df_hybrid, route_df_ectn;
 extern const struct route_ops route_ft_nca, route_ft_dmodk;
 extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal;
-extern const struct route_ops route_file_min;
+extern const struct route_ops route_graph_min, route_graph_val, route_graph_ugal;
 
 static const struct route_ops *const policies[] = {
     &route_dor,    &route_table_min, &route_duato,  &route_disha,
@@ -18,7 +18,7 @@ static const struct route_ops *const policies[] = {
     &route_df_olm, &route_df_base,   &route_df_hybrid, &route_df_ectn,
     &route_ft_nca, &route_ft_dmodk,
     &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal,
-    &route_file_min,
+    &route_graph_min, &route_graph_val, &route_graph_ugal,
 };
 
 static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "disha",
@@ -41,8 +41,9 @@ const struct saturn_param routing_params[] = {
      "counters). Fat tree: nca (up to a nearest common ancestor on the up port with the most "
      "credits, then down), dmodk (the same with up port (d / k^l) mod k: oblivious). HyperX: "
      "dor (dimension order), min (minimal adaptive, a VC class per hop), val (Valiant, DOR "
-     "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set). File: "
-     "min (shortest paths, adaptive; file.deadlock)"},
+     "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set). Slim "
+     "Fly and file graphs: min (shortest paths, adaptive, hop-indexed VCs or file.deadlock = "
+     "updown), val (Valiant), ugal (UGAL-L)"},
     {"routing.reroute", SATURN_PARAM_ENUM, "auto", 0, 0, reroute_names,
      "when a head is routed: once (when it reaches the front of its input VC), waiting (again "
      "every cycle it waits for an output VC: adaptive choices see the present, decisions not "

@@ -16,6 +16,7 @@ static const struct topo_ops *const topologies[] = {
     &topo_fattree_ops,
     &topo_hyperx_ops,
     &topo_file_ops,
+    &topo_slimfly_ops,
 };
 _Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
                "one ops table per topology kind");
@@ -27,6 +28,7 @@ static const char *const topo_names[] = {
     "fattree",
     "hyperx",
     "file",
+    "slimfly",
     NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
@@ -34,7 +36,8 @@ const struct saturn_param topo_params[] = {
     {"network.topology", SATURN_PARAM_ENUM, "torus", 0, 0, topo_names,
      "torus (k-ary n-cube with wrap-around links), mesh, dragonfly (canonical: complete "
      "graphs inside and between groups), fattree (k-ary n-tree: fattree.*), hyperx (complete "
-     "graphs in every dimension: hyperx.*), file (any graph from file.path)"},
+     "graphs in every dimension: hyperx.*), file (any graph from file.path), slimfly (MMS "
+     "graph of diameter 2: slimfly.*)"},
     {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
      "torus/mesh: routers per dimension: one value for all, or one per dimension (x first)"},
     {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,

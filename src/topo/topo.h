@@ -51,6 +51,7 @@ enum topo_kind {
     TOPO_FATTREE,
     TOPO_HYPERX,
     TOPO_FILE,
+    TOPO_SLIMFLY,
     TOPO_KINDS
 };
 
@@ -152,6 +153,8 @@ struct topo {
      * pair, port_base[d] the first port of dimension d */
     int mult[TOPO_MAX_DIMS];
     int port_base[TOPO_MAX_DIMS];
+    /* Slim Fly: router (s, a, b) is s q^2 + a q + b */
+    int sf_q;
 };
 
 int topo_build(struct topo *t, const struct saturn_config *cfg,

@@ -132,13 +132,21 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
  * D-mod-k takes them all up one port; a permutation with k fixed points
  * (the nodes of equal digits). HyperX: the router adv_shift on in
  * dimension 0, so that DOR takes a router's T nodes over its K_0 links to
- * that router. */
+ * that router. Slim Fly: router (s, a, b + adv_shift mod q) of its own
+ * column (whose routers form a circulant graph): every router's p nodes
+ * to one router, over the column's few links. */
 static uint32_t adv_first(const struct pattern *p, uint32_t src, uint32_t *count)
 {
     const struct topo *t = p->topo;
     if (t->kind == TOPO_FATTREE) {
         *count = 1;
         return src / (uint32_t)t->ft_k + src % (uint32_t)t->ft_k * t->ft_pow[t->ft_n - 1];
+    }
+    if (t->kind == TOPO_SLIMFLY) { /* (s, a, b) -> (s, a, b + adv_shift) */
+        uint32_t r = topo_node_router(t, src), q = (uint32_t)t->sf_q;
+        r = r - r % q + (r % q + p->adv_shift) % q;
+        *count = (uint32_t)t->conc;
+        return r * (uint32_t)t->conc;
     }
     if (t->kind == TOPO_HYPERX) { /* the router adv_shift on in dimension 0 */
         uint32_t r = topo_node_router(t, src);
@@ -372,14 +380,17 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
                                       "group in a network of %u groups", (long long)shift,
                                       t->groups);
         p->adv_shift = (uint32_t)(shift % (int64_t)t->groups);
-    } else if (t->kind == TOPO_HYPERX) {
+    } else if (t->kind == TOPO_HYPERX || t->kind == TOPO_SLIMFLY) {
         int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
-        if (shift % t->k[0] == 0)
+        int period = t->kind == TOPO_HYPERX ? t->k[0] : t->sf_q;
+        if (shift % period == 0)
             return saturn_config_fail(cfg, "traffic.adv_shift", err,
-                                      "a shift of %lld in dimension 0 sends every packet to its "
-                                      "own router (hyperx.s gives %d routers there)",
-                                      (long long)shift, t->k[0]);
-        p->adv_shift = (uint32_t)(shift % t->k[0]);
+                                      "a shift of %lld sends every packet to its own router "
+                                      "(%s %d routers)", (long long)shift,
+                                      t->kind == TOPO_HYPERX ? "hyperx.s gives dimension 0"
+                                                             : "a Slim Fly column has q =",
+                                      period);
+        p->adv_shift = (uint32_t)(shift % period);
     } else if (t->kind == TOPO_FATTREE && saturn_config_is_set(cfg, "traffic.adv_shift")) {
         return saturn_config_fail(cfg, "traffic.adv_shift", err,
                                   "a fat tree's adversarial pattern is the digit rotation "
@@ -387,11 +398,12 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     }
     const char *name = saturn_config_str(cfg, "traffic.pattern");
     if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly &&
-        t->kind != TOPO_FATTREE && t->kind != TOPO_HYPERX)
+        t->kind != TOPO_FATTREE && t->kind != TOPO_HYPERX && t->kind != TOPO_SLIMFLY)
         return saturn_config_fail(cfg, "traffic.pattern", err,
                                   "adversarial and mixed are defined on a dragonfly (ADV+i), "
-                                  "a fat tree (digit rotation) and a HyperX (a shift in "
-                                  "dimension 0), not on a %s", t->name);
+                                  "a fat tree (digit rotation), a HyperX (a shift in "
+                                  "dimension 0) and a Slim Fly (a shift in a column), not on "
+                                  "a %s", t->name);
     /* a HyperX has coordinates: transpose and tornado act on them */
     bool coords = grid || (t->kind == TOPO_HYPERX && p->kind != PAT_TORN &&
                            p->kind != PAT_DISTANCE);
