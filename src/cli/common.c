@@ -464,6 +464,14 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
                     "critical load", saturn_config_real(c, "ramp.drop"));
         fprintf(f, "  %-16s %.4f / %.4f flits/node/cycle over the run\n", "offered/accepted",
                 r->offered, r->accepted);
+    } else if (!strcmp(r->workload, "trace")) {
+        fprintf(f, "trace %s, seed %llu: %llu messages\n\n", saturn_config_str(c, "trace.file"),
+                (unsigned long long)r->seed, (unsigned long long)r->trace_messages);
+        fprintf(f, "  %-16s %llu cycles (last delivery)\n", "duration",
+                (unsigned long long)r->duration);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "throughput", r->accepted);
+        fprintf(f, "  %-16s mean %.2f cycles (release to last flit)\n", "message latency",
+                r->message_latency_mean);
     } else {
         fprintf(f, "collective, seed %llu: %llu packets per node", (unsigned long long)r->seed,
                 (unsigned long long)r->collective_packets);

@@ -37,6 +37,7 @@ extern const struct saturn_param static_params[];
 extern const struct saturn_param selftune_params[];
 extern const struct saturn_param ramp_params[];
 extern const struct saturn_param phases_params[];
+extern const struct saturn_param trace_params[];
 extern const struct saturn_param cupstack_params[];
 
 static const struct saturn_param *const tables[] = {
@@ -53,6 +54,7 @@ static const struct saturn_param *const tables[] = {
     pattern_params, traffic_params, sim_params,
     control_params, entropy_params, gather_params, static_params, selftune_params, alo_params,
     steady_params, collective_params, ramp_params, phases_params, curve_params, cupstack_params,
+    trace_params,
 };
 
 size_t params_table_count(void) { return sizeof tables / sizeof tables[0]; }
