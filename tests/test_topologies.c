@@ -876,6 +876,50 @@ static void slimfly_bad_input(void **state)
                     "traffic.adv_shift=5", "traffic.adv_shift", NULL);
 }
 
+/* ---- controllers and metrics on every topology ----------------------------- */
+
+/* Every injection controller runs on every topology, beyond saturation,
+ * delivers every measured packet (no deadlock, the audit on), and the
+ * global ones throttle; the entropy circuit and metapackets (ring
+ * mechanisms of a torus) are refused with the reason. */
+static void controllers_everywhere(void **state)
+{
+    const char *dir = *state;
+    char file[512];
+    snprintf(file, sizeof file, "network.topology=file file.path=%s routing.algorithm=min "
+                                "router.vcs=2",
+             test_put_file(dir, "p.net", petersen_net));
+    const char *nets[] = {FT "fattree.k=4 fattree.n=2 routing.algorithm=nca",
+                          HX "hyperx.s=4,4 hyperx.t=1 routing.algorithm=ugal router.vcs=2",
+                          SF "slimfly.q=3 slimfly.p=1 routing.algorithm=ugal router.vcs=4",
+                          file};
+    const char *ctls[] = {"noth", "base", "hyst", "gt.x", "gt.a", "static", "selftune", "alo"};
+    for (int i = 0; i < 4; i++)
+        for (int c = 0; c < 8; c++) {
+            char w[2048];
+            snprintf(w, sizeof w, "%s control.model=%s %s traffic.flit_rate=1 traffic.packet_length=4 "
+                                  "steady.warmup=300 steady.measure=600 sim.check_invariants=true "
+                                  "steady.drain_max=100000 sim.watchdog=5000",
+                     nets[i], ctls[c],
+                     c >= 1 && c <= 4 ? "entropy.info=ideal"
+                     /* the default threshold (250 full buffers) suits a 16x16 torus, not
+                      * these 16-node networks */
+                     : c == 5         ? "static.threshold=4"
+                                      : "");
+            struct saturn_results r = run_words(w);
+            if (!r.drained || r.measured_delivered != r.measured_packets)
+                fail_msg("%s: %llu of %llu delivered", w, (unsigned long long)r.measured_delivered,
+                         (unsigned long long)r.measured_packets);
+            if ((c == 5 || c == 7) && !(r.throttled_mean > 0))
+                fail_msg("%s: never throttled beyond saturation", w);
+            saturn_results_free(&r);
+        }
+    expect_error(FT "routing.algorithm=nca control.model=base entropy.info=circuit", "entropy.info",
+                 "on a fattree");
+    expect_error(HX "routing.algorithm=dor gather.mode=metapacket control.model=static",
+                 "gather.mode", "torus");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -901,6 +945,7 @@ int main(void)
         cmocka_unit_test(slimfly_zero_load),
         cmocka_unit_test(slimfly_saturation),
         cmocka_unit_test(slimfly_bad_input),
+        cmocka_unit_test_setup_teardown(controllers_everywhere, test_dir_setup, test_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
