@@ -122,6 +122,9 @@ static void test_agrees_with_allocation(void **state)
                                      "hyperx.links=2,1", "routing.algorithm=min", NULL});
     check_allocated((const char *[]){"network.topology=slimfly", "slimfly.q=7",
                                      "routing.algorithm=ugal", "router.vcs=4", NULL});
+    check_allocated((const char *[]){"network.topology=megafly", "megafly.h=6",
+                                     "megafly.global_latency=20", "routing.algorithm=ugal",
+                                     "router.vcs=4", NULL});
 }
 
 int main(void)

@@ -876,6 +876,157 @@ static void slimfly_bad_input(void **state)
                     "traffic.adv_shift=5", "traffic.adv_shift", NULL);
 }
 
+/* ---- megafly ---------------------------------------------------------------- */
+
+#define MF "network.topology=megafly "
+
+/* G = s h + 1 groups; every leaf on every spine of its group, one global
+ * link between every two groups (of the global class), none elsewhere. */
+static void megafly_wiring(void **state)
+{
+    (void)state;
+    check_wiring(MF "megafly.p=2 megafly.a=3 megafly.s=2 megafly.h=2 routing.algorithm=min", 25, 30);
+    check_wiring(MF "megafly.p=1 megafly.a=1 megafly.s=3 megafly.h=1 routing.algorithm=min", 16, 4);
+    struct saturn_config *cfg;
+    struct net *n = make(MF "routing.algorithm=min", &cfg);
+    const struct topo *t = &n->topo;
+    const uint32_t G = 17, A = 4, S = 4;
+    assert_int_equal(t->routers, G * (A + S));
+    assert_int_equal(t->nodes, G * A * 4);
+    uint32_t *pairs = calloc(G * G, sizeof *pairs);
+    for (uint32_t r = 0; r < t->routers; r++) {
+        const bool leaf = r < G * A;
+        const uint32_t g = leaf ? r / A : (r - G * A) / S;
+        assert_int_equal(topo_router_nodes(t, r), leaf ? 4 : 0);
+        int up = 0, down = 0, global = 0;
+        for (int p = 0; p < t->radix; p++) {
+            uint32_t f;
+            int fp;
+            if (!topo_link(t, r, p, &f, &fp))
+                continue;
+            const bool fleaf = f < G * A;
+            const uint32_t fg = fleaf ? f / A : (f - G * A) / S;
+            if (topo_link_class(t, r, p) == TOPO_GLOBAL) {
+                assert_false(leaf || fleaf);
+                assert_true(fg != g);
+                pairs[g * G + fg]++;
+                global++;
+            } else {
+                assert_int_equal(fg, g);
+                assert_true(leaf != fleaf);
+                up += leaf;
+                down += !leaf;
+            }
+        }
+        assert_int_equal(up, leaf ? (int)S : 0);
+        assert_int_equal(down, leaf ? 0 : (int)A);
+        assert_int_equal(global, leaf ? 0 : 4);
+    }
+    for (uint32_t g = 0; g < G; g++)
+        for (uint32_t h = 0; h < G; h++)
+            assert_int_equal(pairs[g * G + h], g != h);
+    free(pairs);
+    test_net_free(n, cfg);
+}
+
+/* min on one VC (up, global, down: no classes needed), val and ugal (2
+ * classes; ugal under random queues takes both branches): no channel
+ * dependency cycle; min's paths minimal, val's and ugal's some longer. */
+static void megafly_routing_acyclic(void **state)
+{
+    (void)state;
+    const char *m = MF "megafly.p=1 megafly.a=3 megafly.s=2 megafly.h=2 ";
+    char w[512];
+    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=1", m);
+    assert_false(routing_has_cycle(w, 3, true, false, 3));
+    uint64_t longer = 0;
+    snprintf(w, sizeof w, "%s routing.algorithm=val router.vcs=2", m);
+    assert_false(routing_has_cycle_n(w, 12, false, false, 6, &longer));
+    assert_true(longer > 0);
+    longer = 0;
+    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=2", m);
+    assert_false(routing_has_cycle_n(w, 6, false, true, 6, &longer));
+    assert_true(longer > 0);
+}
+
+/* Zero load: the closed form over the minimal hop count (2 inside a group,
+ * 3 between groups); megafly.global_latency adds its excess on the one
+ * global hop between groups. */
+static void megafly_zero_load(void **state)
+{
+    (void)state;
+    check_zero_load(MF "megafly.p=2 megafly.a=3 megafly.s=2 megafly.h=2 routing.algorithm=min", 1);
+    check_zero_load(MF "megafly.p=2 megafly.a=2 megafly.s=3 megafly.h=1 routing.algorithm=min "
+                       "router.route_delay=1 router.link_latency=3 router.credit_delay=3",
+                    1);
+    struct saturn_config *cfg;
+    struct net *n = make(MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 routing.algorithm=min "
+                            "megafly.global_latency=9 traffic.packet_length=4", &cfg);
+    struct probe pr;
+    n->deliver = on_deliver;
+    n->deliver_user = &pr;
+    for (uint32_t d = 0; d < n->nnodes; d++) {
+        pr.delivered = 0;
+        net_packet_new(n, 0, d, 4, true);
+        for (int i = 0; i < 100000 && !pr.delivered; i++)
+            assert_int_equal(net_step(n), SATURN_OK);
+        uint64_t H = (uint64_t)topo_distance(&n->topo, 0, d), global = d / 4 != 0;
+        uint64_t want = n->inject_latency + (H + 1) * (n->route_delay + n->xbar_delay) +
+                        (H - global) * n->link_latency + global * 9 + n->eject_latency + 3;
+        assert_int_equal(pr.delivered, 1);
+        assert_int_equal(pr.t, want);
+    }
+    test_net_free(n, cfg);
+}
+
+/* ADV+1 under min: a group's a p nodes share its one global link to the
+ * next group: 1/(a p). Uniform: min against the even split's bound.
+ * Valiant and UGAL-L spread ADV+1 over the other groups' links. */
+static void megafly_saturation(void **state)
+{
+    (void)state;
+    const char *base = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 router.buf_flits=16 "
+                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
+    char w[1024];
+    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
+    check_saturation_load(w, 1.0 / 4, 0.1);
+    snprintf(w, sizeof w, "%s routing.algorithm=min", base);
+    struct saturn_config *cfg;
+    struct net *n = make(w, &cfg);
+    double bound = topo_uniform_bound(&n->topo);
+    test_net_free(n, cfg);
+    bound = bound < 1 ? bound : 1;
+    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
+                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
+    check_saturation(w, bound, 0.80, 1.0);
+    /* with h = 4 (9 groups) a group has 8 global links for its 4 nodes:
+     * Valiant's bound is 1 flit/node/cycle, min's still 1/(a p) = 1/4; an
+     * input-queued router with a speedup of 2 reaches some 0.7 (val) and
+     * 0.57 (ugal, whose minimal share stays on the one link) */
+    const char *wide = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=4 router.buf_flits=16 "
+                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 "
+                          "router.vcs=4 traffic.pattern=adversarial traffic.flit_rate=1 "
+                          "steady.drain_max=0 router.speedup=2 router.out_buf_flits=16";
+    snprintf(w, sizeof w, "%s routing.algorithm=min", wide);
+    check_saturation(w, 1.0 / 4, 0.9, 1.01);
+    snprintf(w, sizeof w, "%s routing.algorithm=val", wide);
+    check_saturation(w, 1.0 / 4, 2.2, 4);
+    snprintf(w, sizeof w, "%s routing.algorithm=ugal", wide);
+    check_saturation(w, 1.0 / 4, 1.8, 4);
+}
+
+static void megafly_bad_input(void **state)
+{
+    (void)state;
+    expect_error(MF "routing.algorithm=val router.vcs=1", "router.vcs", "2 VC classes");
+    expect_error(MF "routing.algorithm=dor", "routing.algorithm", "min, val, ugal");
+    expect_error(MF "routing.algorithm=min megafly.a=40 megafly.h=24", "megafly.h", "64");
+    expect_error(MF "routing.algorithm=min traffic.pattern=adversarial traffic.adv_shift=17",
+                 "traffic.adv_shift", NULL);
+    expect_error(MF "routing.algorithm=min traffic.pattern=neighbor", "traffic.pattern", NULL);
+    expect_error(MF "routing.algorithm=min val.intermediate=group", "val.intermediate", NULL);
+}
+
 /* ---- controllers and metrics on every topology ----------------------------- */
 
 /* Every injection controller runs on every topology, beyond saturation,
@@ -892,9 +1043,11 @@ static void controllers_everywhere(void **state)
     const char *nets[] = {FT "fattree.k=4 fattree.n=2 routing.algorithm=nca",
                           HX "hyperx.s=4,4 hyperx.t=1 routing.algorithm=ugal router.vcs=2",
                           SF "slimfly.q=3 slimfly.p=1 routing.algorithm=ugal router.vcs=4",
+                          MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=1 "
+                             "routing.algorithm=ugal router.vcs=2",
                           file};
     const char *ctls[] = {"noth", "base", "hyst", "gt.x", "gt.a", "static", "selftune", "alo"};
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         for (int c = 0; c < 8; c++) {
             char w[2048];
             snprintf(w, sizeof w, "%s control.model=%s %s traffic.flit_rate=1 traffic.packet_length=4 "
@@ -945,6 +1098,11 @@ int main(void)
         cmocka_unit_test(slimfly_zero_load),
         cmocka_unit_test(slimfly_saturation),
         cmocka_unit_test(slimfly_bad_input),
+        cmocka_unit_test(megafly_wiring),
+        cmocka_unit_test(megafly_routing_acyclic),
+        cmocka_unit_test(megafly_zero_load),
+        cmocka_unit_test(megafly_saturation),
+        cmocka_unit_test(megafly_bad_input),
         cmocka_unit_test_setup_teardown(controllers_everywhere, test_dir_setup, test_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,6 +9,7 @@ extern const struct saturn_param topo_fattree_params[];
 extern const struct saturn_param topo_hyperx_params[];
 extern const struct saturn_param topo_file_params[];
 extern const struct saturn_param topo_slimfly_params[];
+extern const struct saturn_param topo_megafly_params[];
 extern const struct saturn_param route_graph_params[];
 extern const struct saturn_param router_params[];
 extern const struct saturn_param routing_params[];
@@ -46,6 +47,7 @@ static const struct saturn_param *const tables[] = {
     topo_hyperx_params,
     topo_file_params,
     topo_slimfly_params,
+    topo_megafly_params,
     router_params, routing_params, route_dor_params, route_duato_params,
     recovery_params,
     route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,

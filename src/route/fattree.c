@@ -19,7 +19,6 @@
 #include <stdlib.h>
 
 #include "net/net.h"
-#include "route/dragonfly.h" /* df_occupancy: any topology's output occupancy */
 #include "route/route.h"
 
 enum { FT_ADAPTIVE, FT_DMODK };
@@ -53,29 +52,7 @@ static void ft_route(int mode, const struct net *n, uint32_t r, struct packet *p
         out->c[0] = (struct route_cand){(uint16_t)((p->dst / t->ft_pow[l]) % (uint32_t)k), 0, hi};
         return;
     }
-    int ports[ROUTE_MAX_CANDS], np = 0;
-    if (k <= ROUTE_MAX_CANDS) {
-        for (int j = 0; j < k; j++)
-            ports[np++] = j;
-    } else { /* the least occupied, by insertion into a sorted list */
-        uint32_t occ[ROUTE_MAX_CANDS];
-        for (int j = 0; j < k; j++) {
-            uint32_t o = df_occupancy(n, r, j, 0, n->Vd - 1);
-            if (np == ROUTE_MAX_CANDS && o >= occ[np - 1])
-                continue;
-            int i = np < ROUTE_MAX_CANDS ? np++ : np - 1;
-            for (; i > 0 && occ[i - 1] > o; i--) {
-                occ[i] = occ[i - 1];
-                ports[i] = ports[i - 1];
-            }
-            occ[i] = o;
-            ports[i] = j;
-        }
-    }
-    for (int i = 0; i < np; i++)
-        out->c[i] = (struct route_cand){(uint16_t)ports[i], 0, hi};
-    out->n = np;
-    out->sel = np;
+    route_adaptive_span(n, r, 0, k, 0, hi, out);
 }
 
 static void nca_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,

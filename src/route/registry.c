@@ -11,6 +11,7 @@ extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_d
 extern const struct route_ops route_ft_nca, route_ft_dmodk;
 extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal;
 extern const struct route_ops route_graph_min, route_graph_val, route_graph_ugal;
+extern const struct route_ops route_mf_min, route_mf_val, route_mf_ugal;
 
 static const struct route_ops *const policies[] = {
     &route_dor,    &route_table_min, &route_duato,  &route_disha,
@@ -19,6 +20,7 @@ static const struct route_ops *const policies[] = {
     &route_ft_nca, &route_ft_dmodk,
     &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal,
     &route_graph_min, &route_graph_val, &route_graph_ugal,
+    &route_mf_min, &route_mf_val, &route_mf_ugal,
 };
 
 static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "disha",
@@ -43,7 +45,8 @@ const struct saturn_param routing_params[] = {
      "dor (dimension order), min (minimal adaptive, a VC class per hop), val (Valiant, DOR "
      "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set). Slim "
      "Fly and file graphs: min (shortest paths, adaptive, hop-indexed VCs or file.deadlock = "
-     "updown), val (Valiant), ugal (UGAL-L)"},
+     "updown), val (Valiant), ugal (UGAL-L). Megafly: min (up, global, down), val (Valiant over a random "
+     "group, 2 VC classes), ugal (UGAL-L at the source leaf)"},
     {"routing.reroute", SATURN_PARAM_ENUM, "auto", 0, 0, reroute_names,
      "when a head is routed: once (when it reaches the front of its input VC), waiting (again "
      "every cycle it waits for an output VC: adaptive choices see the present, decisions not "

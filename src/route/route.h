@@ -86,6 +86,12 @@ int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *port
 void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
                             int vc_hi, struct route_result *out);
 
+/* Ports first .. first + count - 1 of router r on VCs vc_lo..vc_hi as one
+ * adaptive group; when there are more than ROUTE_MAX_CANDS, the least
+ * occupied of them (over those VCs). */
+void route_adaptive_span(const struct net *n, uint32_t r, int first, int count, int vc_lo,
+                         int vc_hi, struct route_result *out);
+
 /* The VCs of class c when V VCs are shared by `classes` classes: an even
  * share each, the remainder to the lowest classes (every packet starts in
  * class 0, few reach the last). */

@@ -17,6 +17,7 @@ static const struct topo_ops *const topologies[] = {
     &topo_hyperx_ops,
     &topo_file_ops,
     &topo_slimfly_ops,
+    &topo_megafly_ops,
 };
 _Static_assert(sizeof topologies / sizeof topologies[0] == TOPO_KINDS,
                "one ops table per topology kind");
@@ -29,6 +30,7 @@ static const char *const topo_names[] = {
     "hyperx",
     "file",
     "slimfly",
+    "megafly",
     NULL};
 static const char *const arrangements[] = {"palmtree", "consecutive", NULL};
 
@@ -37,7 +39,8 @@ const struct saturn_param topo_params[] = {
      "torus (k-ary n-cube with wrap-around links), mesh, dragonfly (canonical: complete "
      "graphs inside and between groups), fattree (k-ary n-tree: fattree.*), hyperx (complete "
      "graphs in every dimension: hyperx.*), file (any graph from file.path), slimfly (MMS "
-     "graph of diameter 2: slimfly.*)"},
+     "graph of diameter 2: slimfly.*), megafly (Dragonfly+: groups of leaf and spine routers, "
+     "megafly.*)"},
     {"network.k", SATURN_PARAM_INTLIST, "8", 2, 1 << 20, NULL,
      "torus/mesh: routers per dimension: one value for all, or one per dimension (x first)"},
     {"network.n", SATURN_PARAM_INT, "2", 1, TOPO_MAX_DIMS, NULL,
@@ -133,7 +136,7 @@ int topo_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports)
 
 int topo_sideband_hops(const struct topo *t)
 {
-    return t->kind == TOPO_DRAGONFLY ? 3 : topo_diameter(t);
+    return t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY ? 3 : topo_diameter(t);
 }
 
 void saturn_topology_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,

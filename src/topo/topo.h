@@ -28,7 +28,7 @@
  * then the p node ports. Where global link k of group g goes is the
  * arrangement (dragonfly.c).
  *
- * The others (fattree.c, hyperx.c, slimfly.c, file.c) describe their
+ * The others (fattree.c, hyperx.c, slimfly.c, file.c, megafly.c) describe their
  * numbering at the top of their files and keep their links in the
  * adjacency table adj (graph.c). */
 #ifndef SATURN_TOPO_H
@@ -52,6 +52,7 @@ enum topo_kind {
     TOPO_HYPERX,
     TOPO_FILE,
     TOPO_SLIMFLY,
+    TOPO_MEGAFLY,
     TOPO_KINDS
 };
 
@@ -155,6 +156,9 @@ struct topo {
     int port_base[TOPO_MAX_DIMS];
     /* Slim Fly: router (s, a, b) is s q^2 + a q + b */
     int sf_q;
+    /* Megafly: spines per group (leaves a, nodes per leaf p, global links
+     * per spine h and groups in the Dragonfly's fields) */
+    int mf_s;
 };
 
 int topo_build(struct topo *t, const struct saturn_config *cfg,
@@ -266,7 +270,8 @@ double topo_uniform_bound(const struct topo *t);
 int topo_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports);
 /* Side-band hops of an all-to-all sum over a network of this shape (the
  * global-sum controllers' gather period): the diameter, but 3 on a
- * Dragonfly (local, global, local, whatever its size). */
+ * Dragonfly (local, global, local, whatever its size) and on a Megafly
+ * (up, global, down: between leaves; spines are farther apart). */
 int topo_sideband_hops(const struct topo *t);
 
 extern const struct saturn_param topo_params[];

@@ -5,7 +5,7 @@
 #include "topo/topo.h"
 
 extern const struct topo_ops topo_torus_ops, topo_mesh_ops, topo_dragonfly_ops,
-    topo_fattree_ops, topo_hyperx_ops, topo_file_ops, topo_slimfly_ops;
+    topo_fattree_ops, topo_hyperx_ops, topo_file_ops, topo_slimfly_ops, topo_megafly_ops;
 
 /* Adjacency tables (graph.c). graph_alloc: every port unlinked;
  * graph_connect links (a, pa) and (b, pb) both ways. graph_bfs fills dist

@@ -126,7 +126,7 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
 }
 
 /* The adversarial destinations of src: count nodes from the first.
- * Dragonfly ADV+i: the group adv_shift groups after src's. Fat tree: src's
+ * Dragonfly and Megafly ADV+i: the group adv_shift groups after src's. Fat tree: src's
  * base-k digits rotated right by one, src / k + (src mod k) k^(n-1): the k
  * nodes of a leaf send to k nodes with one lowest digit (the leaf's), so
  * D-mod-k takes them all up one port; a permutation with k fixed points
@@ -371,7 +371,10 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     p->distance = (int)saturn_config_int(cfg, "traffic.distance");
     p->adv_fraction = saturn_config_real(cfg, "traffic.adv_fraction");
     p->uniform_self = saturn_config_bool(cfg, "traffic.uniform_self");
-    bool dragonfly = t->kind == TOPO_DRAGONFLY, grid = t->kind == TOPO_TORUS || t->kind == TOPO_MESH;
+    /* a Megafly keeps groups, leaves and nodes per leaf in the Dragonfly's
+     * fields: ADV+i is the same group shift */
+    bool dragonfly = t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY,
+         grid = t->kind == TOPO_TORUS || t->kind == TOPO_MESH;
     if (dragonfly) {
         int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
         if (shift % (int64_t)t->groups == 0)
@@ -400,8 +403,8 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly &&
         t->kind != TOPO_FATTREE && t->kind != TOPO_HYPERX && t->kind != TOPO_SLIMFLY)
         return saturn_config_fail(cfg, "traffic.pattern", err,
-                                  "adversarial and mixed are defined on a dragonfly (ADV+i), "
-                                  "a fat tree (digit rotation), a HyperX (a shift in "
+                                  "adversarial and mixed are defined on a dragonfly or "
+                                  "megafly (ADV+i), a fat tree (digit rotation), a HyperX (a shift in "
                                   "dimension 0) and a Slim Fly (a shift in a column), not on "
                                   "a %s", t->name);
     /* a HyperX has coordinates: transpose and tornado act on them */
@@ -410,14 +413,14 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     if (!coords && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
                     p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
         return saturn_config_fail(cfg, "traffic.pattern", err,
-                                  dragonfly ? "%s needs torus or mesh coordinates; on a dragonfly use "
+                                  dragonfly ? "%s needs torus or mesh coordinates; on a dragonfly or megafly use "
                                               "uniform, adversarial, mixed, a bit pattern, randperm, "
                                               "randpair, neighbor or hotspot"
                                             : "%s needs torus or mesh coordinates; a %s has none",
                                   name, t->name);
     /* neighbor picks the same local index on a neighbouring router: every
      * router needs its nodes */
-    if (p->kind == PAT_NEIGHBOR && (t->kind == TOPO_FATTREE || t->node_rt))
+    if (p->kind == PAT_NEIGHBOR && (t->kind == TOPO_FATTREE || t->kind == TOPO_MEGAFLY || t->node_rt))
         return saturn_config_fail(cfg, "traffic.pattern", err,
                                   "neighbor needs nodes on every router; a %s has routers "
                                   "without nodes", t->name);
