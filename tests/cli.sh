@@ -197,13 +197,16 @@ check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tm
 [ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL sweep-copy-1: rank 1 printed"; } || pass=$((pass + 1))
 [ -e "$tmp/z.csv" ] && { fail=$((fail + 1)); echo "FAIL: a refused sweep copy wrote a CSV"; } || pass=$((pass + 1))
 
-# Every shipped example config is valid and runs (a sweep spec: every point is checked).
+# Every shipped example config is valid and runs (a sweep spec: every point is checked),
+# from the repository's root, which their graph and trace paths are relative to.
+cd "$src" || exit 1
 for f in "$src"/examples/*.ini; do
     case $(basename "$f") in
     sweep_*) check "example $(basename "$f")" 0 "$bin" sweep "$f" --dry-run -q ;;
     *) check "example $(basename "$f")" 0 "$bin" run "$f" steady.warmup=100 steady.measure=300 -q ;;
     esac
 done
+cd - >/dev/null || exit 1
 # The resolved configuration loads back.
 "$bin" config "$src/examples/default.ini" router.vcs=5 >"$tmp/resolved.ini"
 check config-roundtrip 0 "$bin" config "$tmp/resolved.ini"

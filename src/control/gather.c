@@ -96,7 +96,8 @@ uint64_t gather_g(const struct topo *t, uint64_t hop_delay)
      * size: every router sends its count to the a - 1 others of its group
      * (one local hop: each knows the group's sum), the owner of the global
      * link to each other group sends that sum across (one global hop), and
-     * the receiver shares it in its group (one local hop). */
+     * the receiver shares it in its group (one local hop). A Megafly's is
+     * 3 the same way between its leaves (up to the spines, across, down). */
     return hop_delay * (uint64_t)topo_sideband_hops(t);
 }
 

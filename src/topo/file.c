@@ -22,8 +22,8 @@
  * Ports: a router's links in the order the file gives them (anynet: by
  * router pair, lower ids first), then its nodes. Links of class global take file.global_vcs VCs and
  * file.global_buf_flits flit buffers (0: as the local ones). Credits take
- * a link's own latency back when the file gives one. Routing: min
- * (src/route/file.c). */
+ * a link's own latency back when the file gives one. Routing: min, val,
+ * ugal (src/route/graph.c). */
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
