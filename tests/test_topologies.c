@@ -1067,6 +1067,17 @@ static void controllers_everywhere(void **state)
                 fail_msg("%s: never throttled beyond saturation", w);
             saturn_results_free(&r);
         }
+    /* one router (diameter 0): the side-band still takes a hop (a gather
+     * period of 0 divided by zero) */
+    for (int c = 5; c <= 6; c++) {
+        char w[512];
+        snprintf(w, sizeof w, FT "fattree.k=4 fattree.n=1 routing.algorithm=nca control.model=%s "
+                                 "traffic.flit_rate=0.5 steady.warmup=100 steady.measure=300",
+                 ctls[c]);
+        struct saturn_results r = run_words(w);
+        assert_true(r.drained && r.measured_delivered == r.measured_packets);
+        saturn_results_free(&r);
+    }
     expect_error(FT "routing.algorithm=nca control.model=base entropy.info=circuit", "entropy.info",
                  "on a fattree");
     expect_error(HX "routing.algorithm=dor gather.mode=metapacket control.model=static",

@@ -136,7 +136,13 @@ int topo_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports)
 
 int topo_sideband_hops(const struct topo *t)
 {
-    return t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY ? 3 : topo_diameter(t);
+    if (t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY)
+        return 3;
+    /* a single router (a 1-level fat tree, a one-router file graph) has
+     * diameter 0; its count still takes a hop to the side-band's sum, and
+     * a gather period of 0 cycles would divide by zero */
+    int d = topo_diameter(t);
+    return d > 0 ? d : 1;
 }
 
 void saturn_topology_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,

@@ -269,9 +269,9 @@ double topo_uniform_bound(const struct topo *t);
  * channels); at most TOPO_MAX_MIN. */
 int topo_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports);
 /* Side-band hops of an all-to-all sum over a network of this shape (the
- * global-sum controllers' gather period): the diameter, but 3 on a
- * Dragonfly (local, global, local, whatever its size) and on a Megafly
- * (up, global, down: between leaves; spines are farther apart). */
+ * global-sum controllers' gather period): the diameter (at least 1), but 3
+ * on a Dragonfly (local, global, local, whatever its size) and on a
+ * Megafly (up, global, down: between leaves; spines are farther apart). */
 int topo_sideband_hops(const struct topo *t);
 
 extern const struct saturn_param topo_params[];
