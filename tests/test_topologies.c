@@ -390,6 +390,20 @@ static double model_bound(const char *words)
     return b.predicted * m;
 }
 
+/* saturn model's even-split estimate for a minimal adaptive routing (flits;
+ * 0: none). */
+static double model_split(const char *words)
+{
+    struct saturn_config *cfg = config_of(words);
+    struct saturn_bounds b;
+    struct saturn_error err = {0};
+    if (saturn_bounds(cfg, &b, &err))
+        fail_msg("%s", err.msg);
+    double m = (double)saturn_config_int(cfg, "traffic.packet_length");
+    saturn_config_free(cfg);
+    return b.channel_split * m;
+}
+
 static void expect_error(const char *words, const char *key, const char *text)
 {
     struct saturn_config *c = config_of(words);
@@ -601,6 +615,10 @@ static void hyperx_saturation(void **state)
     char w[1024];
     snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
     assert_true(fabs(model_bound(w) - 0.5) < 1e-9);
+    /* min's estimate: the shift is one hop, the one direct link (K/T) */
+    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
+    assert_true(fabs(model_split(w) - 0.5) < 1e-9);
+    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
     check_saturation_load(w, 0.5, 0.1);
     snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=uniform traffic.flit_rate=1 "
                           "steady.drain_max=0", base);
@@ -989,6 +1007,8 @@ static void megafly_saturation(void **state)
                           "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
     char w[1024];
     snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
+    /* saturn model's estimate (every inter-group path is unique) */
+    assert_true(fabs(model_split(w) - 1.0 / 4) < 1e-9);
     check_saturation_load(w, 1.0 / 4, 0.1);
     snprintf(w, sizeof w, "%s routing.algorithm=min", base);
     struct saturn_config *cfg;

@@ -79,6 +79,11 @@ struct saturn_bounds {
     double ejection_peak;   /* that share, 1 for permutations and symmetric patterns */
     double predicted;       /* the smallest bound */
     const char *binding;    /* which resource gives it */
+    /* Not a bound: for a minimal adaptive routing (route_ops.minimal_split),
+     * the busiest channel when every choice among its candidate ports is
+     * split evenly (an adaptive routing may balance better); 0: none (or
+     * more than 2,048 nodes). */
+    double channel_split;
 };
 int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
                   struct saturn_error *err);

@@ -73,6 +73,7 @@ const struct route_ops route_ft_nca = {
     .route = nca_route,
     .topologies = 1u << TOPO_FATTREE,
     .reroute = true,
+    .minimal_split = true,
 };
 
 const struct route_ops route_ft_dmodk = {

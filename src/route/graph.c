@@ -317,7 +317,7 @@ static int ugal_init(void **st, const struct saturn_config *c, const struct net 
 
 const struct route_ops route_graph_min = {.name = "min", .init = min_init, .route = gr_route,
                                           .free = fmin_free, .topologies = GRAPHS,
-                                          .reroute = true};
+                                          .reroute = true, .minimal_split = true};
 const struct route_ops route_graph_val = {.name = "val", .init = val_init,
                                           .at_source = gr_at_source, .route = gr_route,
                                           .free = fmin_free, .topologies = GRAPHS};

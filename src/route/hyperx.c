@@ -248,6 +248,6 @@ static int ugal_init(void **st, const struct saturn_config *c, const struct net 
                                  __VA_ARGS__}
 
 HX_OPS(route_hx_dor, "dor", dor_init, NULL, .single_path = true);
-HX_OPS(route_hx_min, "min", min_init, NULL, .reroute = true);
+HX_OPS(route_hx_min, "min", min_init, NULL, .reroute = true, .minimal_split = true);
 HX_OPS(route_hx_val, "val", val_init, hx_at_source, .reroute = false);
 HX_OPS(route_hx_ugal, "ugal", ugal_init, hx_at_source, .reroute = true);

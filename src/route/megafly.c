@@ -214,7 +214,7 @@ static int ugal_init(void **st, const struct saturn_config *c, const struct net 
 const struct route_ops route_mf_min = {.name = "min", .init = min_init,
                                        .at_source = mf_at_source, .route = mf_route,
                                        .free = free, .topologies = 1u << TOPO_MEGAFLY,
-                                       .reroute = true};
+                                       .reroute = true, .minimal_split = true};
 const struct route_ops route_mf_val = {.name = "val", .init = val_init,
                                        .at_source = mf_at_source, .route = mf_route,
                                        .free = free, .topologies = 1u << TOPO_MEGAFLY};

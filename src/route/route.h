@@ -64,6 +64,9 @@ struct route_ops {
     /* One path per source and destination, no adaptive or random choice
      * (saturn model then computes the busiest channel's load). */
     bool single_path;
+    /* Minimal adaptive, its candidates all minimal ports: saturn model
+     * estimates its busiest channel by splitting every choice evenly. */
+    bool minimal_split;
     /* Adaptive: routing.reroute = auto routes a waiting head again every
      * cycle (the decision sees the present, as in FOGSim). */
     bool reroute;
