@@ -171,9 +171,10 @@ static void draw_other(struct rng *r, struct draw *d, struct shape *s)
     static const char *const kinds[] = {"fattree", "hyperx", "slimfly", "megafly", NULL};
     s->other = pick(r, kinds);
     s->adv = true;
+    bool big = chance(r, 0.3); /* more than one 64-router block: threads matter */
     add(d, "network.topology=%s", s->other);
     if (!strcmp(s->other, "fattree")) {
-        int64_t k = range(r, 2, 4), n = range(r, 1, 3), per = 1;
+        int64_t k = big ? range(r, 5, 6) : range(r, 2, 4), n = big ? 3 : range(r, 1, 3), per = 1;
         for (int i = 1; i < n; i++)
             per *= k;
         add(d, "fattree.k=%lld", (long long)k);
@@ -215,9 +216,9 @@ static void draw_other(struct rng *r, struct draw *d, struct shape *s)
         s->diameter = 2;
     } else {
         s->p = range(r, 1, 3);
-        s->a = range(r, 1, 3);
-        int64_t sp = range(r, 1, 3);
-        s->h = range(r, 1, 2);
+        s->a = big ? range(r, 3, 4) : range(r, 1, 3);
+        int64_t sp = big ? 4 : range(r, 1, 3);
+        s->h = big ? range(r, 2, 3) : range(r, 1, 2);
         s->groups = sp * s->h + 1;
         add(d, "megafly.p=%lld", (long long)s->p);
         add(d, "megafly.a=%lld", (long long)s->a);
