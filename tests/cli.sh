@@ -104,7 +104,7 @@ contains df-example "$tmp/out" "misrouted"
 check df-run 0 "$bin" run $df steady.warmup=300 steady.measure=300
 contains df-run "$tmp/out" "dragonfly p=2 a=4 h=2 (72 nodes, palmtree), min routing"
 check df-dor 2 "$bin" run $df routing.algorithm=dor
-contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid or ectn"
+contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid, ectn"
 # ... and a transient (UN then ADV+1) by generation cycle
 check df-transient 0 "$bin" run $df routing.algorithm=ectn sim.workload=phases \
     phases.list=600:0.03:uniform,400:0.03:adv phases.warmup=600 sim.generation_bin=100 \
@@ -197,13 +197,16 @@ check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tm
 [ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL sweep-copy-1: rank 1 printed"; } || pass=$((pass + 1))
 [ -e "$tmp/z.csv" ] && { fail=$((fail + 1)); echo "FAIL: a refused sweep copy wrote a CSV"; } || pass=$((pass + 1))
 
-# Every shipped example config is valid and runs (a sweep spec: every point is checked).
+# Every shipped example config is valid and runs (a sweep spec: every point is checked),
+# from the repository's root, which their graph and trace paths are relative to.
+cd "$src" || exit 1
 for f in "$src"/examples/*.ini; do
     case $(basename "$f") in
     sweep_*) check "example $(basename "$f")" 0 "$bin" sweep "$f" --dry-run -q ;;
     *) check "example $(basename "$f")" 0 "$bin" run "$f" steady.warmup=100 steady.measure=300 -q ;;
     esac
 done
+cd - >/dev/null || exit 1
 # The resolved configuration loads back.
 "$bin" config "$src/examples/default.ini" router.vcs=5 >"$tmp/resolved.ini"
 check config-roundtrip 0 "$bin" config "$tmp/resolved.ini"

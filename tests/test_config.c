@@ -271,8 +271,8 @@ static void test_allowed_text(void **state)
 {
     (void)state;
     char buf[256];
-    saturn_param_allowed(saturn_param_find("network.topology"), buf, sizeof buf);
-    assert_string_equal(buf, "one of torus|mesh|dragonfly");
+    saturn_param_allowed(saturn_param_find("router.switching"), buf, sizeof buf);
+    assert_string_equal(buf, "one of wormhole|vct|unlimited");
     saturn_param_allowed(saturn_param_find("network.k"), buf, sizeof buf);
     assert_string_equal(buf, "integers in [2, 1048576], comma-separated (at most 16)");
     assert_string_equal(saturn_param_type_name(SATURN_PARAM_INTLIST), "int list");

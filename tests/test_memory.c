@@ -116,6 +116,15 @@ static void test_agrees_with_allocation(void **state)
     check_allocated((const char *[]){"network.topology=dragonfly", "dragonfly.p=4", "dragonfly.a=8",
                                      "dragonfly.h=4", "routing.algorithm=min",
                                      "dragonfly.global_buf_flits=256", "router.buf_flits=32", NULL});
+    check_allocated((const char *[]){"network.topology=fattree", "fattree.k=8", "fattree.n=3",
+                                     "routing.algorithm=nca", NULL});
+    check_allocated((const char *[]){"network.topology=hyperx", "hyperx.s=8,8", "hyperx.t=4",
+                                     "hyperx.links=2,1", "routing.algorithm=min", NULL});
+    check_allocated((const char *[]){"network.topology=slimfly", "slimfly.q=7",
+                                     "routing.algorithm=ugal", "router.vcs=4", NULL});
+    check_allocated((const char *[]){"network.topology=megafly", "megafly.h=6",
+                                     "megafly.global_latency=20", "routing.algorithm=ugal",
+                                     "router.vcs=4", NULL});
 }
 
 int main(void)

@@ -23,7 +23,7 @@
 /* A new field in one of these structs must be compared below (then update
  * the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 656,
+_Static_assert(sizeof(struct saturn_results) == 672,
                "struct saturn_results changed: compare the new field in diff_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "compare the new field in diff_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "compare the new field in diff_results");
@@ -204,6 +204,8 @@ static void diff_results(struct diff *d, const struct saturn_results *a,
     INT_FIELD(slice_flits);
     INT_FIELD(duration);
     INT_FIELD(thickness);
+    INT_FIELD(trace_messages);
+    DBL_FIELD(message_latency_mean);
     INT_FIELD(nlinks);
     if (a->nlinks == b->nlinks && a->nlinks) {
         assert_true(a->links && b->links);

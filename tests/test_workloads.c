@@ -1,6 +1,7 @@
 /* The workloads of paper 000: the collective (its duration is a recorded,
  * deterministic number), the in-flight staircase of Fig. 11b, the ramp
- * and the time series. */
+ * and the time series; trace replay, timed by hand. */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -117,12 +118,103 @@ static void ramp_finds_the_knee(void **state)
     saturn_config_free(c);
 }
 
+/* ---- trace replay ---------------------------------------------------------- */
+
+static struct saturn_results run_trace(const char *dir, const char *text, const char *more,
+                                       int *rc, struct saturn_error *err)
+{
+    char file[300];
+    snprintf(file, sizeof file, "trace.file=%s", test_put_file(dir, "t.csv", text));
+    struct saturn_config *c = test_config((const char *const[]){
+        "sim.workload=trace", "network.k=4", file, more, NULL});
+    struct saturn_results r;
+    memset(&r, 0, sizeof r);
+    *rc = saturn_run(c, &r, err);
+    saturn_config_free(c);
+    return r;
+}
+
+/* On a 4x4 torus (defaults: zero-load latency 1 + H + 1 + (L - 1) for H
+ * hops, L flits): message 1, 0 -> 5 (2 hops), 16 flits = two 8-flit
+ * packets, arrives whole at 19 (the second starts injecting at 8); message
+ * 3 waits for it: 5 -> 10 from 20, arrives at 31; message 5 waits 5 cycles
+ * more: 11 -> 0 (3 hops) from 37, 40 flits in 5 packets, the last
+ * starting at 69: 69 + 1 + 3 + 1 + 7 = 81. */
+static void trace_timed_by_hand(void **state)
+{
+    const char *dir = *state;
+    int rc;
+    struct saturn_error err = {0};
+    struct saturn_results r = run_trace(dir,
+                                        "cycle,src,dst,flits,id,after\n"
+                                        "0,0,5,16,1\n"
+                                        "0,1,6,8,2\n"
+                                        "0,5,10,8,3,1   # after message 1\n"
+                                        "10,6,11,4,4,2\n"
+                                        "5,11,0,40,5,3\n",
+                                        "traffic.pattern=uniform", &rc, &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.duration, 81);
+    assert_int_equal(r.trace_messages, 5);
+    assert_int_equal(r.measured_packets, 2 + 1 + 1 + 1 + 5);
+    /* messages: 19 - 0, 11 (1 -> 6: 2 hops), 31 - 20, 7 (6 -> 11: 2 hops, 4
+     * flits, from 11 + 1 + 10 = 22), 81 - 37 */
+    assert_true(fabs(r.message_latency_mean - (19 + 11 + 11 + 7 + 44) / 5.0) < 1e-9);
+    saturn_results_free(&r);
+}
+
+/* A chain of 16 one-hop, one-flit messages, each sent after the previous
+ * one arrived: 3 cycles each (inject, link, eject), released the cycle
+ * after the previous arrival: 3 + 15 x 4. */
+static void trace_dependency_chain(void **state)
+{
+    const char *dir = *state;
+    char text[4096];
+    int at = snprintf(text, sizeof text, "0,0,1,1,0\n");
+    for (int i = 1; i < 16; i++)
+        at += snprintf(text + at, sizeof text - (size_t)at, "0,%d,%d,1,%d,%d\n", i,
+                       (i + 1) % 4 == 0 ? i - 3 : i + 1, i, i - 1);
+    int rc;
+    struct saturn_error err = {0};
+    struct saturn_results r = run_trace(dir, text, "router.vcs=2", &rc, &err);
+    if (rc)
+        fail_msg("%s", err.msg);
+    assert_int_equal(r.duration, 3 + 15 * 4);
+    saturn_results_free(&r);
+}
+
+static void trace_bad_input(void **state)
+{
+    const char *dir = *state;
+    const char *cases[][2] = {
+        {"0,0,1\n", "t.csv:1"},
+        {"0,0,99,4\n", "node 99"},
+        {"0,0,1,4,7\n0,1,2,4,7\n", "id 7 again"},
+        {"0,0,1,4,1,3\n", "after = 3"},
+        {"0,0,1,4,1,2\n0,1,2,4,2,1\n", "waits, through"},
+        {"0,0,1,0\n", "flits"},
+        {"# nothing\n", "no message"},
+    };
+    for (int i = 0; i < 7; i++) {
+        int rc;
+        struct saturn_error err = {0};
+        struct saturn_results r = run_trace(dir, cases[i][0], "router.vcs=2", &rc, &err);
+        if (rc != SATURN_EINPUT || !strstr(err.msg, cases[i][1]))
+            fail_msg("case %d: %d %s", i, rc, err.msg);
+        saturn_results_free(&r);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(trns_noth_duration_is_recorded),
         cmocka_unit_test(fig11b_staircase),
         cmocka_unit_test(ramp_finds_the_knee),
+        cmocka_unit_test_setup_teardown(trace_timed_by_hand, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(trace_dependency_chain, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(trace_bad_input, test_dir_setup, test_dir_teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -67,6 +67,9 @@ struct saturn_results {
     uint64_t duration;           /* cycle of the last delivery (start is cycle 0) */
     uint64_t thickness;          /* effective thickness T_e: max over links of last - first */
     size_t nlinks;               /* per-link use (collectives) */
+    /* trace: messages replayed, their mean latency (release to last flit) */
+    uint64_t trace_messages;
+    double message_latency_mean;
     struct saturn_link_stat *links;
 
     /* nonminimal routing (Dragonfly): fractions of the measured packets

@@ -79,9 +79,19 @@ struct saturn_bounds {
     double ejection_peak;   /* that share, 1 for permutations and symmetric patterns */
     double predicted;       /* the smallest bound */
     const char *binding;    /* which resource gives it */
+    /* Not a bound: for a minimal adaptive routing (route_ops.minimal_split),
+     * the busiest channel when every choice among its candidate ports is
+     * split evenly (an adaptive routing may balance better); 0: none (or
+     * more than 2,048 nodes). */
+    double channel_split;
 };
 int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
                   struct saturn_error *err);
+
+/* The topology's shape for summary lines, from the configuration ("8x8",
+ * "p=2 a=4 h=2" and, when nodes > 0, " (72 nodes, palmtree)"). */
+void saturn_topology_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,
+                              size_t size);
 
 /* Memory a configuration needs, estimated from the configuration alone
  * (nothing is built; src/experiment/memory.c says what is counted). Bytes;

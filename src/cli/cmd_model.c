@@ -32,7 +32,9 @@ int cmd_model(int argc, char **argv)
                    "  routing), the busiest channel under the configured routing (deterministic\n"
                    "  routing only), the injection channel (1/m) and the ejection channel of the\n"
                    "  busiest node; the smallest is the predicted saturation point, and the\n"
-                   "  output names the resource that binds;\n"
+                   "  output names the resource that binds; for a minimal adaptive routing\n"
+                   "  (nca, min off the Dragonfly) an estimate of its busiest channel with\n"
+                   "  every choice split evenly (not a bound);\n"
                    "- for traffic.pattern = distance on a torus, Levitin & Rykalova's\n"
                    "  saturation point 4/(l m) and mean-field latency (paper 002);\n"
                    "- the memory estimate (what saturn run refuses up front, exit 2, when it\n"
@@ -48,16 +50,10 @@ int cmd_model(int argc, char **argv)
         return rc;
     }
     double m = (double)saturn_config_int(a.cfg, "traffic.packet_length");
-    int64_t k[SATURN_LIST_MAX];
-    int nk = saturn_config_list(a.cfg, "network.k", k, SATURN_LIST_MAX);
-    printf("saturn %s model: %s ", saturn_version(), saturn_config_str(a.cfg, "network.topology"));
-    if (!strcmp(saturn_config_str(a.cfg, "network.topology"), "dragonfly"))
-        printf("p=%lld a=%lld h=%lld", (long long)saturn_config_int(a.cfg, "dragonfly.p"),
-               (long long)saturn_config_int(a.cfg, "dragonfly.a"),
-               (long long)saturn_config_int(a.cfg, "dragonfly.h"));
-    else
-        for (int d = 0; d < saturn_config_int(a.cfg, "network.n"); d++)
-            printf("%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    char shape[256];
+    saturn_topology_describe(a.cfg, 0, shape, sizeof shape);
+    printf("saturn %s model: %s %s", saturn_version(), saturn_config_str(a.cfg, "network.topology"),
+           shape);
     printf(", %s routing, %s traffic, %g-flit packets, mean %.3f hops\n\n",
            saturn_config_str(a.cfg, "routing.algorithm"), saturn_config_str(a.cfg, "traffic.pattern"),
            m, b.mean_hops);
@@ -65,13 +61,20 @@ int cmd_model(int argc, char **argv)
     printf("  %-34s %.5f\n", "channels, average load (any routing)", b.channel_any);
     if (b.channel_routing > 0)
         printf("  %-34s %.5f\n", "channels, busiest under this routing", b.channel_routing);
+    else if (b.channel_split > 0)
+        printf("  %-34s %.5f (an estimate: its choices split evenly)\n",
+               "channels, busiest under this routing", b.channel_split);
     else
         printf("  %-34s %s\n", "channels, busiest under this routing", "- (adaptive routing)");
     printf("  %-34s %.5f\n", "injection channel (1/m)", b.injection);
     printf("  %-34s %.5f (the busiest node receives %.2f x the mean)\n", "ejection channel",
            b.ejection, b.ejection_peak);
-    printf("  %-34s %.5f packets = %.4f flits/node/cycle, bound by %s\n\n",
+    printf("  %-34s %.5f packets = %.4f flits/node/cycle, bound by %s\n",
            "predicted saturation", b.predicted, b.predicted * m, b.binding);
+    if (b.channel_split > 0 && b.channel_split < b.predicted - 1e-12)
+        printf("  %-34s %.5f packets = %.4f flits/node/cycle if the routing splits its choices "
+               "evenly\n", "estimated saturation", b.channel_split, b.channel_split * m);
+    printf("\n");
     struct saturn_memory mem;
     if (saturn_memory_estimate(a.cfg, &mem, &err) == SATURN_OK) {
         char t[32], bu[32], v[32], p[32], o[32], av[32];

@@ -97,14 +97,20 @@ static const char *pick(struct rng *r, const char *const *list)
 
 static bool pow2(uint64_t x) { return x && !(x & (x - 1)); }
 
-/* The network: k-ary n-cube or Dragonfly. Sets d->routers; returns nodes. */
+/* The network: k-ary n-cube, Dragonfly, or one of the others (fat tree,
+ * HyperX, Slim Fly, Megafly: `other` names it). Sets d->routers; returns
+ * nodes. groups: the period of the adversarial shift (Dragonfly and
+ * Megafly groups, HyperX's dimension 0, a Slim Fly's q; 0: a pattern
+ * without a shift, the fat tree's). */
 struct shape {
     bool torus, mesh, df;
+    const char *other;
     int n;
     int64_t k[3];
     int64_t p, a, h, groups;
     uint64_t nodes;
-    bool square;
+    bool square, adv, leaves_only;
+    int diameter; /* the side-band's hops (others) */
 };
 
 static void draw_cube(struct rng *r, struct draw *d, struct shape *s)
@@ -159,6 +165,74 @@ static void draw_dragonfly(struct rng *r, struct draw *d, struct shape *s)
     add(d, "dragonfly.global_latency=%lld", (long long)range(r, 1, 40));
 }
 
+/* A fat tree, a HyperX, a Slim Fly or a Megafly, small. */
+static void draw_other(struct rng *r, struct draw *d, struct shape *s)
+{
+    static const char *const kinds[] = {"fattree", "hyperx", "slimfly", "megafly", NULL};
+    s->other = pick(r, kinds);
+    s->adv = true;
+    bool big = chance(r, 0.3); /* more than one 64-router block: threads matter */
+    add(d, "network.topology=%s", s->other);
+    if (!strcmp(s->other, "fattree")) {
+        int64_t k = big ? range(r, 5, 6) : range(r, 2, 4), n = big ? 3 : range(r, 1, 3), per = 1;
+        for (int i = 1; i < n; i++)
+            per *= k;
+        add(d, "fattree.k=%lld", (long long)k);
+        add(d, "fattree.n=%lld", (long long)n);
+        s->nodes = (uint64_t)(per * k);
+        d->routers = (uint64_t)(n * per);
+        s->groups = 0;
+        s->leaves_only = true;
+        s->diameter = n > 1 ? 2 * (int)(n - 1) : 1; /* one router: 1 (topo.c) */
+    } else if (!strcmp(s->other, "hyperx")) {
+        s->n = (int)range(r, 1, 3);
+        d->routers = 1;
+        char w[64], l[64];
+        size_t at = 0, al = 0;
+        for (int i = 0; i < s->n; i++) {
+            s->k[i] = range(r, 2, 4);
+            d->routers *= (uint64_t)s->k[i];
+            at += (size_t)snprintf(w + at, sizeof w - at, "%s%lld", i ? "," : "", (long long)s->k[i]);
+            al += (size_t)snprintf(l + al, sizeof l - al, "%s%lld", i ? "," : "",
+                                   (long long)range(r, 1, 2));
+        }
+        s->p = range(r, 1, 3);
+        add(d, "hyperx.s=%s", w);
+        if (chance(r, 0.5))
+            add(d, "hyperx.links=%s", l);
+        add(d, "hyperx.t=%lld", (long long)s->p);
+        s->nodes = d->routers * (uint64_t)s->p;
+        s->groups = s->k[0];
+        s->diameter = s->n;
+    } else if (!strcmp(s->other, "slimfly")) {
+        static const int qs[] = {3, 5, 7};
+        int q = qs[below(r, 3)], radix = (3 * q - (q % 4 == 1 ? 1 : -1)) / 2;
+        s->p = chance(r, 0.3) ? (radix + 1) / 2 : range(r, 1, 3);
+        add(d, "slimfly.q=%d", q);
+        add(d, "slimfly.p=%lld", (long long)s->p);
+        d->routers = 2 * (uint64_t)q * (uint64_t)q;
+        s->nodes = d->routers * (uint64_t)s->p;
+        s->groups = q;
+        s->diameter = 2;
+    } else {
+        s->p = range(r, 1, 3);
+        s->a = big ? range(r, 3, 4) : range(r, 1, 3);
+        int64_t sp = big ? 4 : range(r, 1, 3);
+        s->h = big ? range(r, 2, 3) : range(r, 1, 2);
+        s->groups = sp * s->h + 1;
+        add(d, "megafly.p=%lld", (long long)s->p);
+        add(d, "megafly.a=%lld", (long long)s->a);
+        add(d, "megafly.s=%lld", (long long)sp);
+        add(d, "megafly.h=%lld", (long long)s->h);
+        if (chance(r, 0.5))
+            add(d, "megafly.global_latency=%lld", (long long)range(r, 1, 20));
+        d->routers = (uint64_t)(s->groups * (s->a + sp));
+        s->nodes = (uint64_t)(s->groups * s->a * s->p);
+        s->leaves_only = true;
+        s->diameter = 3;
+    }
+}
+
 /* A destination pattern this network can carry. */
 static const char *draw_pattern(struct rng *r, const struct shape *s, bool adv_ok)
 {
@@ -169,7 +243,7 @@ static const char *draw_pattern(struct rng *r, const struct shape *s, bool adv_o
         static const char *const df[] = {"uniform", "adversarial", "mixed", "shuffle",
                                          "bitcomp", "bitrev", "bitrot", "randperm",
                                          "randpair", "neighbor", "hotspot", NULL};
-        const char *p = pick(r, s->df ? df : cube);
+        const char *p = pick(r, s->df || s->other ? df : cube);
         bool bits = !strcmp(p, "shuffle") || !strcmp(p, "bitcomp") || !strcmp(p, "bitrev") ||
                     !strcmp(p, "bitrot");
         if (bits && !pow2(s->nodes))
@@ -178,7 +252,10 @@ static const char *draw_pattern(struct rng *r, const struct shape *s, bool adv_o
             continue;
         if (!strcmp(p, "randpair") && s->nodes % 2)
             continue;
-        if ((!strcmp(p, "adversarial") || !strcmp(p, "mixed")) && (!adv_ok || s->groups < 2))
+        if ((!strcmp(p, "adversarial") || !strcmp(p, "mixed")) &&
+            (!adv_ok || (s->groups < 2 && !(s->other && !s->groups))))
+            continue;
+        if (!strcmp(p, "neighbor") && s->leaves_only) /* routers without nodes */
             continue;
         if (s->nodes < 2 && strcmp(p, "hotspot"))
             continue;
@@ -205,6 +282,9 @@ static void draw_traffic(struct rng *r, struct draw *d, const struct shape *s, i
         add(d, "traffic.hotspot_fraction=%.3f", rng_uniform(r) * 0.5);
     } else if (!strcmp(p, "distance")) {
         add(d, "traffic.distance=%lld", (long long)range(r, 1, cube_distance_max(s)));
+    } else if ((!strcmp(p, "adversarial") || !strcmp(p, "mixed")) && !s->groups) {
+        if (!strcmp(p, "mixed")) /* the fat tree's rotation has no shift */
+            add(d, "traffic.adv_fraction=%.3f", rng_uniform(r));
     } else if (!strcmp(p, "adversarial") || !strcmp(p, "mixed")) {
         int64_t shift;
         do
@@ -227,7 +307,20 @@ static int64_t draw_router(struct rng *r, struct draw *d, const struct shape *s,
     int64_t len = chance(r, 0.8) ? range(r, 1, 16) : range(r, 17, 40);
     static const char *const sw[] = {"wormhole", "wormhole", "vct", "unlimited", NULL};
     const char *routing;
-    if (s->df) {
+    int64_t other_need = 1;
+    if (s->other) {
+        static const char *const ft[] = {"nca", "dmodk", NULL};
+        static const char *const hx[] = {"dor", "min", "val", "ugal", NULL};
+        static const char *const gr[] = {"min", "val", "ugal", NULL};
+        routing = pick(r, !strcmp(s->other, "fattree") ? ft : !strcmp(s->other, "hyperx") ? hx : gr);
+        bool two = !strcmp(routing, "val") || !strcmp(routing, "ugal");
+        if (!strcmp(s->other, "hyperx"))
+            other_need = !strcmp(routing, "min") ? s->n : two ? 2 : 1;
+        else if (!strcmp(s->other, "slimfly"))
+            other_need = two ? 4 : 2;
+        else if (!strcmp(s->other, "megafly"))
+            other_need = two ? 2 : 1;
+    } else if (s->df) {
         static const char *const rt[] = {"min", "val", "ugal", "pb", "olm", "base", "hybrid",
                                          "ectn", NULL};
         routing = pick(r, rt);
@@ -263,7 +356,7 @@ static int64_t draw_router(struct rng *r, struct draw *d, const struct shape *s,
     if (o > 0.85) {
         out_unlimited = true;
         add(d, "router.out_buf_unlimited=true");
-        if (chance(r, 0.4) && !s->df)
+        if (chance(r, 0.4) && !s->df && !s->other)
             add(d, "router.output_order=packet");
     } else if (o > 0.7) {
         out_bounded = true;
@@ -273,7 +366,9 @@ static int64_t draw_router(struct rng *r, struct draw *d, const struct shape *s,
     *meta_ok = s->torus && !out_unlimited && !out_bounded && buf != 1;
 
     int64_t vcs;
-    if (s->df) {
+    if (s->other) {
+        vcs = range(r, other_need, other_need + 2);
+    } else if (s->df) {
         vcs = range(r, 1, 4);
         int local_need = !strcmp(routing, "ugal") || !strcmp(routing, "pb") ? 4 : 3;
         if (!strcmp(routing, "val")) {
@@ -309,7 +404,7 @@ static int64_t draw_router(struct rng *r, struct draw *d, const struct shape *s,
     }
     add(d, "router.vcs=%lld", (long long)vcs);
 
-    bool central = !s->df && chance(r, 0.2);
+    bool central = !s->df && !s->other && chance(r, 0.2);
     if (central)
         add(d, "router.arbiter=central");
     if (chance(r, 0.25)) {
@@ -397,6 +492,8 @@ static uint64_t gather_duration(const struct shape *s, uint64_t h)
 {
     if (s->df)
         return 3 * h;
+    if (s->other)
+        return h * (uint64_t)s->diameter;
     uint64_t hops = 0;
     for (int i = 0; i < s->n; i++)
         hops += s->torus ? (uint64_t)(s->k[i] / 2) : (uint64_t)(s->k[i] - 1);
@@ -549,14 +646,16 @@ static void draw_case(uint64_t seed, uint64_t index, struct draw *d)
     add(d, "run");
     struct shape s = {0};
     double t = rng_uniform(&r);
-    s.torus = t < 0.4;
-    s.mesh = t >= 0.4 && t < 0.65;
-    s.df = t >= 0.65;
-    d->topology = s.torus ? "torus" : s.mesh ? "mesh" : "dragonfly";
+    s.torus = t < 0.3;
+    s.mesh = t >= 0.3 && t < 0.5;
+    s.df = t >= 0.5 && t < 0.7;
     if (s.df)
         draw_dragonfly(&r, d, &s);
+    else if (t >= 0.7)
+        draw_other(&r, d, &s);
     else
         draw_cube(&r, d, &s);
+    d->topology = s.torus ? "torus" : s.mesh ? "mesh" : s.df ? "dragonfly" : s.other;
     bool meta_ok;
     int64_t len = draw_router(&r, d, &s, &meta_ok);
     bool unbounded = len < 0;
@@ -923,7 +1022,8 @@ static void usage(void)
     printf("usage: saturn selftest --random N [--seed S] [--from I] [-j J] [--timeout SEC]\n"
            "                       [--exec SATURN] [-v]\n\n"
            "A stress test: draws N random valid configurations (cases I to I+N-1 of seed\n"
-           "S; defaults 0 and 1) over every topology (torus, mesh, dragonfly), routing,\n"
+           "S; defaults 0 and 1) over every topology (torus, mesh, dragonfly, fattree,\n"
+           "hyperx, slimfly, megafly; file graphs excepted), routing,\n"
            "switching mode, buffer option, workload, injection controller and thread\n"
            "count, and runs each as 'saturn run ... sim.check_invariants=true --json\n"
            "--series --by-generation' in a child process (J at a time, default 1),\n"

@@ -425,18 +425,10 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
 void cli_print_summary(FILE *f, const struct saturn_config *c,
                        const struct saturn_results *r)
 {
-    int64_t k[SATURN_LIST_MAX];
-    int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
-    int dims = (int)saturn_config_int(c, "network.n");
-    fprintf(f, "saturn %s: %s ", saturn_version(), saturn_config_str(c, "network.topology"));
-    if (!strcmp(saturn_config_str(c, "network.topology"), "dragonfly"))
-        fprintf(f, "p=%lld a=%lld h=%lld (%llu nodes, %s)", (long long)saturn_config_int(c, "dragonfly.p"),
-                (long long)saturn_config_int(c, "dragonfly.a"),
-                (long long)saturn_config_int(c, "dragonfly.h"), (unsigned long long)r->nodes,
-                saturn_config_str(c, "dragonfly.arrangement"));
-    else
-        for (int d = 0; d < dims; d++)
-            fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
+    char shape[256];
+    saturn_topology_describe(c, r->nodes, shape, sizeof shape);
+    fprintf(f, "saturn %s: %s %s", saturn_version(), saturn_config_str(c, "network.topology"),
+            shape);
     fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
             saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
             (long long)saturn_config_int(c, "router.vcs"),
@@ -472,6 +464,14 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
                     "critical load", saturn_config_real(c, "ramp.drop"));
         fprintf(f, "  %-16s %.4f / %.4f flits/node/cycle over the run\n", "offered/accepted",
                 r->offered, r->accepted);
+    } else if (!strcmp(r->workload, "trace")) {
+        fprintf(f, "trace %s, seed %llu: %llu messages\n\n", saturn_config_str(c, "trace.file"),
+                (unsigned long long)r->seed, (unsigned long long)r->trace_messages);
+        fprintf(f, "  %-16s %llu cycles (last delivery)\n", "duration",
+                (unsigned long long)r->duration);
+        fprintf(f, "  %-16s %.4f flits/node/cycle\n", "throughput", r->accepted);
+        fprintf(f, "  %-16s mean %.2f cycles (release to last flit)\n", "message latency",
+                r->message_latency_mean);
     } else {
         fprintf(f, "collective, seed %llu: %llu packets per node", (unsigned long long)r->seed,
                 (unsigned long long)r->collective_packets);

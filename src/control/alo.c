@@ -105,9 +105,9 @@ static bool alo_may_start(void *state, const struct net *n, uint32_t node)
     uint32_t pid = nd->q[nd->qhead & nd->qmask]; /* the packet it would start */
     uint32_t r = topo_node_router(&n->topo, node);
     uint32_t dst = topo_node_router(&n->topo, n->pk[pid].dst);
-    int ports[2 * TOPO_MAX_DIMS];
+    int ports[TOPO_MAX_MIN];
     int np = route_minimal_ports(n, r, dst, ports);
-    uint64_t vcfree[2 * TOPO_MAX_DIMS];
+    uint64_t vcfree[TOPO_MAX_MIN];
     for (int i = 0; i < np; i++) {
         size_t gp = (size_t)r * (size_t)n->P + (size_t)ports[i];
         const struct port *pt = &n->ports[gp];

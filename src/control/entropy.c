@@ -98,7 +98,8 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
     enum gsum_mode mode = (enum gsum_mode)saturn_config_enum(cfg, "entropy.info");
     if (mode != GSUM_IDEAL && n->topo.kind != TOPO_TORUS)
         return saturn_config_fail(cfg, "entropy.info", err,
-                                  "the entropy circuit is modelled on a torus; use ideal on a mesh");
+                                  "the entropy circuit is modelled on a torus (its rings); use "
+                                  "ideal on a %s", n->topo.name);
     if ((rc = gsum_init(&e->sums, mode, n)))
         return saturn_error_set(err, rc, "out of memory");
     e->on = calloc(n->nnodes, 1);

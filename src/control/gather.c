@@ -89,18 +89,16 @@ int ctl_reject_keys(const struct saturn_config *cfg, const char *const *keys, co
 
 uint64_t gather_g(const struct topo *t, uint64_t hop_delay)
 {
-    /* A Dragonfly's side-band has its shape (complete graphs in the group
-     * and between groups): every router sends its count to the a - 1 others
-     * of its group (one local hop: each knows the group's sum), the owner
-     * of the global link to each other group sends that sum across (one
-     * global hop), and the receiver shares it in its group (one local hop):
-     * the all-to-all sum takes 3 side-band hops whatever the size. */
-    if (t->kind == TOPO_DRAGONFLY)
-        return hop_delay * 3;
-    uint64_t hops = 0;
-    for (int d = 0; d < t->n; d++)
-        hops += t->kind == TOPO_TORUS ? (uint64_t)(t->k[d] / 2) : (uint64_t)(t->k[d] - 1);
-    return hop_delay * hops;
+    /* The side-band has the network's shape, and an all-to-all sum over it
+     * takes as many side-band hops as the farthest count travels: the
+     * diameter on a torus (sum of k/2), a mesh (sum of k - 1), a fat tree,
+     * a HyperX, a Slim Fly or a file graph. A Dragonfly's is 3 whatever its
+     * size: every router sends its count to the a - 1 others of its group
+     * (one local hop: each knows the group's sum), the owner of the global
+     * link to each other group sends that sum across (one global hop), and
+     * the receiver shares it in its group (one local hop). A Megafly's is
+     * 3 the same way between its leaves (up to the spines, across, down). */
+    return hop_delay * (uint64_t)topo_sideband_hops(t);
 }
 
 double gather_extrapolate(double s0, uint64_t t0, double s1, uint64_t t1, uint64_t t)

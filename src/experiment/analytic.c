@@ -23,10 +23,44 @@ struct load_walk {
     const struct net *n;
     uint32_t src;
     double *load;       /* per output port (routers * P) */
+    double *split;      /* the same, choices split evenly (minimal_split) */
     double *in_weight;  /* per node */
     double hops;
     uint32_t tie_masks;
 };
+
+/* Weight w from router r onwards, split evenly over the candidate ports of
+ * every routing decision (a minimal adaptive routing's choices). */
+static void split_walk(struct load_walk *lw, uint32_t r, int in_port, const struct packet *p,
+                       double w, int depth)
+{
+    const struct net *n = lw->n;
+    struct packet q = *p;
+    struct route_result res;
+    n->rops->route(n->rstate, n, r, in_port, 0, &q, &res);
+    int ports[ROUTE_MAX_CANDS], np = 0;
+    for (int i = 0; i < res.n; i++) {
+        if (res.c[i].port >= n->topo.radix)
+            return; /* ejection */
+        bool seen = false;
+        for (int j = 0; j < np; j++)
+            seen |= ports[j] == res.c[i].port;
+        if (!seen)
+            ports[np++] = res.c[i].port;
+    }
+    if (depth > 255)
+        return;
+    for (int i = 0; i < np; i++) {
+        uint32_t fr;
+        int fp;
+        lw->split[(size_t)r * n->P + ports[i]] += w / np;
+        if (!topo_link(&n->topo, r, ports[i], &fr, &fp))
+            continue;
+        struct packet next = q;
+        next.hops++;
+        split_walk(lw, fr, fp, &next, w / np, depth + 1);
+    }
+}
 
 /* Add the path of src -> dst (weight w) to the channel loads, following
  * the configured deterministic routing (every tie mask, equally likely,
@@ -37,6 +71,17 @@ static void walk_path(void *user, uint32_t dst, double w)
     const struct net *n = lw->n;
     lw->in_weight[dst] += w;
     lw->hops += w * topo_distance(&n->topo, lw->src, dst);
+    if (lw->split) {
+        struct packet p;
+        memset(&p, 0, sizeof p);
+        p.src = lw->src;
+        p.dst = dst;
+        p.len = 1;
+        if (n->rops->at_source)
+            n->rops->at_source(n->rstate, n, &p, 0);
+        split_walk(lw, topo_node_router(&n->topo, lw->src), topo_node_port(&n->topo, lw->src), &p,
+                   w, 0);
+    }
     if (!lw->load)
         return;
     for (uint32_t mask = 0; mask < lw->tie_masks; mask++) {
@@ -82,17 +127,24 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
     if (rc)
         goto out;
     double m = (double)saturn_config_int(cfg, "traffic.packet_length");
-    /* the oblivious, single-path routings: DOR and the Dragonfly's MIN */
-    bool deterministic = strcmp(n->rops->name, "dor") == 0 || strcmp(n->rops->name, "min") == 0;
+    /* the oblivious, single-path routings: DOR, the Dragonfly's MIN, and
+     * those that say so */
+    bool deterministic = n->rops->single_path ||
+                         (n->rops->dragonfly && strcmp(n->rops->name, "min") == 0);
     struct load_walk lw = {.n = n, .tie_masks = 1};
     size_t nports = (size_t)n->topo.routers * n->P;
     lw.in_weight = calloc(n->nnodes, sizeof *lw.in_weight);
     if (deterministic) {
         lw.load = calloc(nports, sizeof *lw.load);
-        if (saturn_config_enum(cfg, "routing.tie") == 1) /* random: every mask */
+        if (saturn_config_enum(cfg, "routing.tie") == 1 && n->topo.kind <= TOPO_MESH)
+            /* random: every mask */
             lw.tie_masks = 1u << n->topo.n;
     }
-    if (!lw.in_weight || (deterministic && !lw.load)) {
+    /* every pair's paths: up to 2,048 nodes (seconds at most) */
+    const bool split = !deterministic && n->rops->minimal_split && n->nnodes <= 2048;
+    if (split)
+        lw.split = calloc(nports, sizeof *lw.split);
+    if (!lw.in_weight || (deterministic && !lw.load) || (split && !lw.split)) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         goto done;
     }
@@ -111,6 +163,11 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
         if (lw.load[i] > maxload)
             maxload = lw.load[i];
     b->channel_routing = maxload > 0 ? 1.0 / (m * maxload) : 0;
+    double maxsplit = 0;
+    for (size_t i = 0; lw.split && i < nports; i++)
+        if (lw.split[i] > maxsplit)
+            maxsplit = lw.split[i];
+    b->channel_split = maxsplit > 0 ? 1.0 / (m * maxsplit) : 0;
     double maxin = 0;
     for (uint32_t d = 0; d < n->nnodes; d++)
         if (lw.in_weight[d] > maxin)
@@ -135,6 +192,7 @@ int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
     }
 done:
     free(lw.load);
+    free(lw.split);
     free(lw.in_weight);
 out:
     pattern_free(&pat);

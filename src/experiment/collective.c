@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/textfile.h"
 #include "experiment/sim.h"
 #include "traffic/process.h"
 
@@ -68,73 +69,25 @@ static int release_order(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* The whole file (NULL: unreadable, errno set), NUL-terminated; *len
- * excludes the terminator, so a NUL byte inside shows as one before it. */
-static char *read_all(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0, got;
-    char *buf = malloc(cap);
-    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += got;
-        if (n + 1 == cap) {
-            char *b = realloc(buf, cap *= 2);
-            if (!b)
-                free(buf);
-            buf = b;
-        }
-    }
-    int bad = ferror(f);
-    fclose(f);
-    if (buf && bad) {
-        free(buf);
-        errno = EIO;
-        return NULL;
-    }
-    if (!buf) {
-        errno = ENOMEM;
-        return NULL;
-    }
-    buf[n] = 0;
-    *len = n;
-    return buf;
-}
-
-/* Reads "node,offset" lines (a header line and blank lines are skipped).
- * Lines end with "\n", "\r\n" or a lone "\r", as in INI files; any length. */
+/* Reads "node,offset" lines (a header line, blank lines and # comments are
+ * skipped). */
 static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
                          struct saturn_error *err)
 {
-    size_t len = 0;
-    char *text = read_all(path, &len);
-    if (!text)
+    struct text_lines tl;
+    int e = text_open(&tl, path);
+    if (e)
         return saturn_config_fail(s->cfg, "collective.schedule", err, "cannot read: %s",
-                                  strerror(errno));
-    int no = 0, rc = SATURN_OK;
-    bool seen_data = false;
+                                  strerror(e));
+    int rc = SATURN_OK;
+    bool seen_data = false, nul;
     int *where = calloc(s->net.nnodes, sizeof *where); /* line of each node, 0: none */
     if (!where) {
-        free(text);
+        text_close(&tl);
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
-    for (size_t at = 0; at < len && rc == SATURN_OK;) {
-        char *p = text + at;
-        size_t n = strcspn(p, "\r\n"); /* stops at a NUL byte too */
-        no++;
-        if (at + n < len && p[n] == 0) {
-            rc = saturn_error_set(err, SATURN_EINPUT, "%s:%d: a NUL byte (is this a text file?) "
-                                  "(collective.schedule)", path, no);
-            break;
-        }
-        at += n + (p[n] == '\r' && p[n + 1] == '\n' ? 2 : 1);
-        p[n] = 0;
-        if (no == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
-            (unsigned char)p[2] == 0xbf)
-            p += 3; /* a UTF-8 byte-order mark */
-        while (isspace((unsigned char)*p))
-            p++;
+    for (char *p; rc == SATURN_OK && (p = text_next(&tl, &nul));) {
+        int no = tl.no;
         if (!*p || *p == '#' || (!seen_data && isalpha((unsigned char)*p)))
             continue;
         seen_data = true;
@@ -157,8 +110,11 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
         where[node] = no;
         off[node] = o;
     }
+    if (rc == SATURN_OK && nul)
+        rc = saturn_error_set(err, SATURN_EINPUT, "%s:%d: a NUL byte (is this a text file?) "
+                              "(collective.schedule)", path, tl.no);
     free(where);
-    free(text);
+    text_close(&tl);
     return rc;
 }
 

@@ -32,32 +32,15 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
                            struct saturn_error *err)
 {
     memset(m, 0, sizeof *m);
-    (void)err;
     const struct net *n = NULL; /* for sizeof only */
-    const bool df = saturn_config_enum(cfg, "network.topology") == 2;
+    const bool df = saturn_config_enum(cfg, "network.topology") == TOPO_DRAGONFLY;
     const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
-    double routers, nodes;
-    int radix, conc, dims = 1, global_ports = 0;
-    if (df) {
-        double p = (double)saturn_config_int(cfg, "dragonfly.p");
-        double a = (double)saturn_config_int(cfg, "dragonfly.a");
-        double h = (double)saturn_config_int(cfg, "dragonfly.h");
-        routers = a * (a * h + 1);
-        nodes = routers * p;
-        radix = (int)(a - 1 + h);
-        conc = (int)p;
-        global_ports = (int)h;
-    } else {
-        int64_t k[SATURN_LIST_MAX];
-        int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
-        dims = (int)saturn_config_int(cfg, "network.n");
-        routers = 1;
-        for (int d = 0; d < dims; d++)
-            routers *= (double)(nk == 1 || d >= nk ? k[0] : k[d]);
-        nodes = routers;
-        radix = 2 * dims;
-        conc = 1;
-    }
+    struct topo_size ts;
+    int rc = topo_size(cfg, &ts, err);
+    if (rc)
+        return rc;
+    const double routers = ts.routers, nodes = ts.nodes;
+    const int radix = ts.radix, conc = ts.conc, dims = ts.words, global_ports = ts.global_ports;
     const int P = radix + conc;
 
     /* VCs per port class, as net_create sets them */
@@ -65,7 +48,8 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     if (df) {
         local = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
         if (local == 0) {
-            const struct route_ops *ro = route_find(saturn_config_str(cfg, "routing.algorithm"));
+            const struct route_ops *ro =
+                route_find_for(saturn_config_str(cfg, "routing.algorithm"), TOPO_DRAGONFLY);
             local = ro && ro->local_vcs > 3 ? ro->local_vcs : 3;
         }
         global = (int)saturn_config_int(cfg, "dragonfly.global_vcs");

@@ -7,14 +7,17 @@
 #include <time.h>
 
 #include "experiment/sim.h"
+#include "traffic/process.h"
 
-static const char *const workload_names[] = {"steady", "collective", "ramp", "phases", NULL};
+static const char *const workload_names[] = {"steady", "collective", "ramp", "phases", "trace",
+                                             NULL};
 
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
      "steady (Bernoulli load: warm-up, measure, drain), collective (N packets per node at "
-     "cycle 0) ramp (load rising linearly; critical load ratio) or phases (a sequence of "
-     "rate/pattern phases: bursty load, phases.*)"},
+     "cycle 0) ramp (load rising linearly; critical load ratio), phases (a sequence of "
+     "rate/pattern phases: bursty load, phases.*) or trace (messages replayed from a file, "
+     "with dependencies: trace.*)"},
     {"sim.seed", SATURN_PARAM_INT, "1", 0, 4.6e18, NULL,
      "random seed; a seed fixes the result bit for bit"},
     {"sim.watchdog", SATURN_PARAM_INT, "10000", 1, 1e12, NULL,
@@ -48,7 +51,7 @@ double sim_clock(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-static void on_deliver(void *user, struct net *n, uint32_t pid)
+void sim_on_deliver(void *user, struct net *n, uint32_t pid)
 {
     struct saturn_sim *s = user;
     const struct packet *p = &n->pk[pid];
@@ -109,7 +112,7 @@ int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
         saturn_sim_free(s);
         return rc;
     }
-    s->net.deliver = on_deliver;
+    s->net.deliver = sim_on_deliver;
     s->net.deliver_user = s;
     hist_init(&s->lat);
     hist_init(&s->netlat);
@@ -351,15 +354,21 @@ int saturn_sim_run(struct saturn_sim *s, struct saturn_results *r,
                    struct saturn_error *err)
 {
     memset(r, 0, sizeof *r);
-    switch (saturn_config_enum(s->cfg, "sim.workload")) {
+    int w = saturn_config_enum(s->cfg, "sim.workload");
+    int rc = w ? traffic_process_bernoulli_only(s->cfg, workload_names[w], err) : SATURN_OK;
+    if (rc)
+        return rc;
+    switch (w) {
     case 0:
         return steady_run(s, r, err);
     case 1:
         return collective_run(s, r, err);
     case 2:
         return ramp_run(s, r, err);
-    default:
+    case 3:
         return phases_run(s, r, err);
+    default:
+        return replay_run(s, r, err);
     }
 }
 

@@ -62,6 +62,10 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
 int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
+int replay_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err);
+/* The delivery callback every workload's statistics come from (a
+ * workload that installs its own calls it first). */
+void sim_on_deliver(void *user, struct net *n, uint32_t pid);
 
 double sim_clock(void);
 

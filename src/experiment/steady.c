@@ -63,9 +63,10 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     double fs_t = 0, fs_tt = 0, fs_y = 0, fs_ty = 0;
     uint64_t genF = 0;
     struct bernoulli b;
-    if (bernoulli_init(&b, n, p, len)) {
+    int prc = traffic_process_init(&b, n, s->cfg, p, len, err);
+    if (prc) {
         bernoulli_free(&b);
-        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        return prc;
     }
     r->workload = "steady";
     r->warmup = W;

@@ -114,6 +114,10 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
 {
     add_u64(o, "collective_packets", r->collective_packets);
     add_u64(o, "duration", r->duration);
+    if (r->trace_messages) { /* trace replay only */
+        add_u64(o, "trace_messages", r->trace_messages);
+        cJSON_AddNumberToObject(o, "message_latency_mean", r->message_latency_mean);
+    }
     cJSON_AddItemToObject(o, "packet_latency", latency_json(&r->packet_latency));
     cJSON_AddItemToObject(o, "network_latency", latency_json(&r->network_latency));
     cJSON_AddNumberToObject(o, "hops_mean", r->hops_mean);

@@ -176,8 +176,9 @@ static int build_ports(struct net *n)
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
-                pt->kind = PORT_LOCAL;
-                pt->up = r * (uint32_t)t->conc + (uint32_t)(p - t->radix);
+                /* a router with fewer nodes than local ports leaves the rest unused */
+                pt->up = topo_port_node(t, r, p - t->radix);
+                pt->kind = pt->up == TOPO_NONE ? PORT_NONE : PORT_LOCAL;
                 pt->out_unlimited = 1;
             }
         }
@@ -189,8 +190,10 @@ static int build_ports(struct net *n)
                 continue;
             struct port *out = &n->ports[(size_t)r * n->P + p];
             struct port *in = &n->ports[(size_t)fr * n->P + fp];
-            bool global = topo_port_class(t, p) == TOPO_GLOBAL;
+            bool global = topo_link_class(t, r, p) == TOPO_GLOBAL;
             uint32_t lat = global ? n->global_latency : n->link_latency;
+            if (t->port_lat && t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p])
+                lat = t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p];
             out->kind = PORT_NET;
             out->far_in = fr * (uint32_t)n->P + (uint32_t)fp;
             out->latency = (uint16_t)lat;
@@ -198,7 +201,10 @@ static int build_ports(struct net *n)
             out->cls = (uint8_t)(global ? TOPO_GLOBAL : TOPO_LOCAL);
             if (global)
                 in->cap = n->buf_cap ? n->global_cap : 0;
-            if (t->kind == TOPO_DRAGONFLY) /* credits travel the link back */
+            /* credits travel the link back on a Dragonfly, and on a link with
+             * a latency of its own */
+            if (t->kind == TOPO_DRAGONFLY ||
+                (t->port_lat && t->port_lat[(size_t)r * (size_t)t->radix + (size_t)p]))
                 in->credit_lat = (uint16_t)lat;
             out->out_unlimited = in->cap == 0;
             in->kind = PORT_NET;
@@ -319,7 +325,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         /* Link classes: their own VCs, latencies (credits the same) and buffers. */
         n->local_vcs = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
         if (n->local_vcs == 0) {
-            const struct route_ops *ro = route_find(saturn_config_str(cfg, "routing.algorithm"));
+            const struct route_ops *ro =
+                route_find_for(saturn_config_str(cfg, "routing.algorithm"), TOPO_DRAGONFLY);
             n->local_vcs = ro && ro->local_vcs > 3 ? ro->local_vcs : 3;
         }
         n->global_vcs = (int)saturn_config_int(cfg, "dragonfly.global_vcs");
@@ -327,6 +334,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         if (n->local_vcs > v) v = n->local_vcs;
         if (n->global_vcs > v) v = n->global_vcs;
         n->V = n->Vd = v;
+    }
+    if (n->topo.kind != TOPO_DRAGONFLY && n->topo.global_vcs) {
+        n->global_vcs = n->topo.global_vcs;
+        if (n->global_vcs > n->V)
+            n->V = n->Vd = n->global_vcs;
     }
     const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
     n->switching = (enum switching)saturn_config_enum(cfg, "router.switching");
@@ -388,7 +400,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
     n->global_latency = n->link_latency;
-    n->global_cap = n->buf_cap;
+    n->global_cap = n->topo.global_buf && n->buf_cap ? n->topo.global_buf : n->buf_cap;
     if (n->topo.kind == TOPO_DRAGONFLY) {
         n->link_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.local_latency");
         n->global_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.global_latency");
@@ -397,6 +409,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         uint32_t len = traffic_packet_flits(cfg, &what);
         if (n->switching == SW_VCT && n->buf_cap && n->global_cap < len)
             return saturn_config_fail(cfg, "dragonfly.global_buf_flits", err,
+                                      "virtual cut-through needs a buffer that holds a whole "
+                                      "packet: at least %s = %u flits", what, len);
+    }
+    if (n->topo.global_buf && n->switching == SW_VCT && n->buf_cap) {
+        const char *what;
+        uint32_t len = traffic_packet_flits(cfg, &what);
+        if (n->global_cap < len)
+            return saturn_config_fail(cfg, "file.global_buf_flits", err,
                                       "virtual cut-through needs a buffer that holds a whole "
                                       "packet: at least %s = %u flits", what, len);
     }
@@ -416,6 +436,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->route_delay > longest) longest = n->route_delay;
     if (n->credit_delay > longest) longest = n->credit_delay;
     if (n->topo.kind == TOPO_DRAGONFLY && n->global_latency > longest) longest = n->global_latency;
+    if (n->topo.max_latency + n->xbar_delay > longest) longest = n->topo.max_latency + n->xbar_delay;
+    if (n->topo.max_latency + n->xbar_delay > maxd) maxd = n->topo.max_latency + n->xbar_delay;
     if (n->inject_latency > longest) longest = n->inject_latency;
     if (n->xbar_delay + n->eject_latency > longest) longest = n->xbar_delay + n->eject_latency;
     if (n->watchdog <= longest)
@@ -458,17 +480,24 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         if (p < n->topo.radix || saturn_config_enum(cfg, "entropy.buffers") == 0)
             n->mob_ports |= 1ULL << p;
 
-    n->rops = route_find(saturn_config_str(cfg, "routing.algorithm"));
-    if (!n->rops)
-        return saturn_config_fail(cfg, "routing.algorithm", err, "no such routing policy");
-    if (n->rops->dragonfly != (n->topo.kind == TOPO_DRAGONFLY))
+    const char *algorithm = saturn_config_str(cfg, "routing.algorithm");
+    n->rops = route_find_for(algorithm, n->topo.kind);
+    if (!n->rops) {
+        char names[256];
+        route_names_for(n->topo.kind, names, sizeof names);
         return saturn_config_fail(cfg, "routing.algorithm", err,
-                                  n->rops->dragonfly
-                                      ? "is a Dragonfly routing; network.topology = %s needs "
-                                        "dor, table_min, duato or disha"
-                                      : "is for tori and meshes; network.topology = %s needs "
-                                        "min, val, ugal, pb, olm, base, hybrid or ectn",
-                                  n->topo.name);
+                                  "does not route a %s; network.topology = %s needs %s",
+                                  n->topo.name, n->topo.name, names);
+    }
+    /* the torus's VC classes: refused where they mean nothing */
+    if (n->topo.kind != TOPO_TORUS && n->topo.kind != TOPO_MESH)
+        for (const char *const *k = (const char *const[]){"routing.dateline", "routing.tie", NULL};
+             *k; k++)
+            if (saturn_config_is_set(cfg, *k))
+                return saturn_config_fail(cfg, *k, err,
+                                          "applies to dimension-order routing on a torus; a %s "
+                                          "has no rings (its routings order their VCs "
+                                          "themselves)", n->topo.name);
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;

@@ -57,15 +57,6 @@ static int crossings(int s, int m, int dir, int k, bool cumulative)
     return count;
 }
 
-/* The VCs of class c: an even share, the remainder to the lowest classes
- * (every packet starts in class 0, few reach the last). */
-static void vc_range(int classes, int V, int c, int *lo, int *hi)
-{
-    int base = V / classes, extra = V % classes;
-    *lo = c * base + (c < extra ? c : extra);
-    *hi = *lo + base + (c < extra ? 1 : 0) - 1;
-}
-
 /* Direction (+1/-1) and hop count from a to b in dimension d. */
 static int direction(const struct topo *t, const struct packet *p, int d,
                      int a, int b, int *hops)
@@ -123,7 +114,7 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
         cls = s->classes - 1;
     int lo, hi;
-    vc_range(s->classes, n->Vd, cls, &lo, &hi);
+    route_vc_class(s->classes, n->Vd, cls, &lo, &hi);
     out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
                                     (uint8_t)lo, (uint8_t)hi};
 }
@@ -195,6 +186,7 @@ const struct route_ops route_dor = {
     .at_source = dor_at_source,
     .route = dor_route,
     .free = dor_free,
+    .single_path = true,
 };
 
 const struct saturn_param route_dor_params[] = {

@@ -6,6 +6,7 @@
 #define SATURN_ROUTE_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "saturn/config.h"
@@ -51,10 +52,21 @@ struct route_ops {
     /* The policy needs atomic VC allocation (router.atomic_vc) in
      * wormhole and VCT networks to be deadlock-free. */
     bool atomic_vc;
-    /* A Dragonfly policy (else a torus/mesh one), and the local VCs its
-     * paths need (dragonfly.local_vcs = 0 gives max(3, this), Table I). */
+    /* A Dragonfly policy (else a torus/mesh one, unless topologies says
+     * otherwise), and the local VCs its paths need (dragonfly.local_vcs = 0
+     * gives max(3, this), Table I). */
     bool dragonfly;
     uint8_t local_vcs;
+    /* The topologies it routes: bits 1 << enum topo_kind; 0 means what
+     * `dragonfly` says. Several policies may share a name on different
+     * topologies (min, val, ugal): route_find_for picks the one. */
+    uint32_t topologies;
+    /* One path per source and destination, no adaptive or random choice
+     * (saturn model then computes the busiest channel's load). */
+    bool single_path;
+    /* Minimal adaptive, its candidates all minimal ports: saturn model
+     * estimates its busiest channel by splitting every choice evenly. */
+    bool minimal_split;
     /* Adaptive: routing.reroute = auto routes a waiting head again every
      * cycle (the decision sees the present, as in FOGSim). */
     bool reroute;
@@ -77,8 +89,25 @@ int route_minimal_ports(const struct net *n, uint32_t r, uint32_t dst, int *port
 void route_minimal_adaptive(const struct net *n, uint32_t r, const struct packet *p, int vc_lo,
                             int vc_hi, struct route_result *out);
 
-/* The registry of routing policies, by the name in routing.algorithm. */
+/* Ports first .. first + count - 1 of router r on VCs vc_lo..vc_hi as one
+ * adaptive group; when there are more than ROUTE_MAX_CANDS, the least
+ * occupied of them (over those VCs). */
+void route_adaptive_span(const struct net *n, uint32_t r, int first, int count, int vc_lo,
+                         int vc_hi, struct route_result *out);
+
+/* The VCs of class c when V VCs are shared by `classes` classes: an even
+ * share each, the remainder to the lowest classes (every packet starts in
+ * class 0, few reach the last). */
+void route_vc_class(int classes, int V, int c, int *lo, int *hi);
+
+/* The registry of routing policies, by the name in routing.algorithm:
+ * the first of that name, and the one of that name for a topology kind
+ * (NULL: none). */
 const struct route_ops *route_find(const char *name);
+const struct route_ops *route_find_for(const char *name, int topo_kind);
+bool route_supports(const struct route_ops *ops, int topo_kind);
+/* The names of the policies routing that topology kind, comma-separated. */
+void route_names_for(int topo_kind, char *buf, size_t size);
 
 extern const struct saturn_param routing_params[];
 

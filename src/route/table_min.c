@@ -37,7 +37,7 @@ static void table_min_route(void *state, const struct net *n, uint32_t router, i
     if (router == dst) {
         port = topo_node_port(t, p->dst);
     } else {
-        int ports[2 * TOPO_MAX_DIMS], np = route_minimal_ports(n, router, dst, ports);
+        int ports[TOPO_MAX_MIN], np = route_minimal_ports(n, router, dst, ports);
         port = ports[np - 1];
         for (int i = 0; i < np; i++)
             if (port_free(n, router, ports[i])) {

@@ -1,16 +1,13 @@
 /* k-ary n-cube tori and meshes (port numbering in topo.h). */
-#include "topo/topo_internal.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "topo/topo.h"
+#include "topo/topo_internal.h"
 
-int torus_build(struct topo *t, const struct saturn_config *cfg,
-                struct saturn_error *err)
+static int torus_build(struct topo *t, const struct saturn_config *cfg,
+                       struct saturn_error *err)
 {
-    t->kind = saturn_config_enum(cfg, "network.topology") == 0 ? TOPO_TORUS : TOPO_MESH;
-    t->name = t->kind == TOPO_TORUS ? "torus" : "mesh";
     t->n = (int)saturn_config_int(cfg, "network.n");
     int64_t k[SATURN_LIST_MAX];
     int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
@@ -41,11 +38,9 @@ int torus_build(struct topo *t, const struct saturn_config *cfg,
     return SATURN_OK;
 }
 
-bool torus_link(const struct topo *t, uint32_t router, int port,
-               uint32_t *far_router, int *far_port)
+static bool torus_link(const struct topo *t, uint32_t router, int port,
+                       uint32_t *far_router, int *far_port)
 {
-    if (port < 0 || port >= t->radix)
-        return false;
     int d = port / 2, plus = (port % 2) == 0;
     int c = topo_coord(t, router, d), k = t->k[d];
     int nc = plus ? c + 1 : c - 1;
@@ -72,7 +67,7 @@ uint32_t topo_id(const struct topo *t, const int *c)
     return id;
 }
 
-int torus_distance(const struct topo *t, uint32_t a, uint32_t b)
+static int torus_distance(const struct topo *t, uint32_t a, uint32_t b)
 {
     int h = 0;
     for (int d = 0; d < t->n; d++) {
@@ -84,7 +79,7 @@ int torus_distance(const struct topo *t, uint32_t a, uint32_t b)
     return h;
 }
 
-int torus_diameter(const struct topo *t)
+static int torus_diameter(const struct topo *t)
 {
     int h = 0;
     for (int d = 0; d < t->n; d++)
@@ -97,7 +92,7 @@ int torus_diameter(const struct topo *t)
  * N * (k/8 for even k) flits per unit rate, giving the bound 8/k
  * (Dally & Towles, section 3.3.1); mesh: the middle channel carries k/4,
  * bound 4/k. The smallest dimension-wise bound holds. */
-double torus_uniform_bound(const struct topo *t)
+static double torus_uniform_bound(const struct topo *t)
 {
     double best = 1e30;
     for (int d = 0; d < t->n; d++) {
@@ -111,3 +106,80 @@ double torus_uniform_bound(const struct topo *t)
     }
     return best;
 }
+
+/* The minimal ports towards dst in increasing port order: both ways round
+ * at distance exactly k/2 on a torus. */
+static int torus_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports)
+{
+    int np = 0;
+    for (int d = 0; d < t->n; d++) {
+        int c = topo_coord(t, r, d), g = topo_coord(t, dst, d), k = t->k[d];
+        if (c == g)
+            continue;
+        if (t->kind == TOPO_MESH) {
+            ports[np++] = g > c ? 2 * d : 2 * d + 1;
+            continue;
+        }
+        int fw = ((g - c) % k + k) % k, bw = k - fw;
+        if (fw <= bw)
+            ports[np++] = 2 * d;
+        if (bw <= fw)
+            ports[np++] = 2 * d + 1;
+    }
+    return np;
+}
+
+static int torus_size(const struct saturn_config *cfg, struct topo_size *s,
+                      struct saturn_error *err)
+{
+    int64_t k[SATURN_LIST_MAX];
+    int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
+    int dims = (int)saturn_config_int(cfg, "network.n");
+    s->routers = 1;
+    for (int d = 0; d < dims; d++)
+        s->routers *= (double)(nk == 1 || d >= nk ? k[0] : k[d]);
+    s->nodes = s->routers;
+    s->radix = 2 * dims;
+    s->conc = 1;
+    s->words = dims;
+    return SATURN_OK;
+}
+
+static void torus_describe(const struct saturn_config *cfg, uint64_t nodes, char *buf,
+                           size_t size)
+{
+    int64_t k[SATURN_LIST_MAX];
+    int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
+    int dims = (int)saturn_config_int(cfg, "network.n");
+    size_t at = 0;
+    buf[0] = 0;
+    for (int d = 0; d < dims && at < size; d++)
+        at += (size_t)snprintf(buf + at, size - at, "%s%lld", d ? "x" : "",
+                               (long long)(nk == 1 ? k[0] : k[d]));
+}
+
+const struct topo_ops topo_torus_ops = {
+    .name = "torus",
+    .kind = TOPO_TORUS,
+    .build = torus_build,
+    .size = torus_size,
+    .link = torus_link,
+    .distance = torus_distance,
+    .diameter = torus_diameter,
+    .uniform_bound = torus_uniform_bound,
+    .min_ports = torus_min_ports,
+    .describe = torus_describe,
+};
+
+const struct topo_ops topo_mesh_ops = {
+    .name = "mesh",
+    .kind = TOPO_MESH,
+    .build = torus_build,
+    .size = torus_size,
+    .link = torus_link,
+    .distance = torus_distance,
+    .diameter = torus_diameter,
+    .uniform_bound = torus_uniform_bound,
+    .min_ports = torus_min_ports,
+    .describe = torus_describe,
+};

@@ -125,13 +125,46 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
     }
 }
 
-/* A random node of the group adv_shift groups after src's. */
-static uint32_t adversarial_dest(const struct pattern *p, uint32_t src, struct rng *r)
+/* The adversarial destinations of src: count nodes from the first.
+ * Dragonfly and Megafly ADV+i: the group adv_shift groups after src's. Fat tree: src's
+ * base-k digits rotated right by one, src / k + (src mod k) k^(n-1): the k
+ * nodes of a leaf send to k nodes with one lowest digit (the leaf's), so
+ * D-mod-k takes them all up one port; a permutation with k fixed points
+ * (the nodes of equal digits). HyperX: the router adv_shift on in
+ * dimension 0, so that DOR takes a router's T nodes over its K_0 links to
+ * that router. Slim Fly: router (s, a, b + adv_shift mod q) of its own
+ * column (whose routers form a circulant graph): every router's p nodes
+ * to one router, over the column's few links. */
+static uint32_t adv_first(const struct pattern *p, uint32_t src, uint32_t *count)
 {
     const struct topo *t = p->topo;
+    if (t->kind == TOPO_FATTREE) {
+        *count = 1;
+        return src / (uint32_t)t->ft_k + src % (uint32_t)t->ft_k * t->ft_pow[t->ft_n - 1];
+    }
+    if (t->kind == TOPO_SLIMFLY) { /* (s, a, b) -> (s, a, b + adv_shift) */
+        uint32_t r = topo_node_router(t, src), q = (uint32_t)t->sf_q;
+        r = r - r % q + (r % q + p->adv_shift) % q;
+        *count = (uint32_t)t->conc;
+        return r * (uint32_t)t->conc;
+    }
+    if (t->kind == TOPO_HYPERX) { /* the router adv_shift on in dimension 0 */
+        uint32_t r = topo_node_router(t, src);
+        int c = topo_coord(t, r, 0);
+        r += (uint32_t)((c + (int)p->adv_shift) % t->k[0] - c) * t->stride[0];
+        *count = (uint32_t)t->conc;
+        return r * (uint32_t)t->conc;
+    }
     uint32_t per = (uint32_t)t->a * (uint32_t)t->p;
-    uint32_t g = (src / per + p->adv_shift) % t->groups;
-    return g * per + (uint32_t)rng_below(r, per);
+    *count = per;
+    return (src / per + p->adv_shift) % t->groups * per;
+}
+
+/* A random node of src's adversarial destinations. */
+static uint32_t adversarial_dest(const struct pattern *p, uint32_t src, struct rng *r)
+{
+    uint32_t count, first = adv_first(p, src, &count);
+    return first + (uint32_t)rng_below(r, count);
 }
 
 uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
@@ -338,7 +371,10 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     p->distance = (int)saturn_config_int(cfg, "traffic.distance");
     p->adv_fraction = saturn_config_real(cfg, "traffic.adv_fraction");
     p->uniform_self = saturn_config_bool(cfg, "traffic.uniform_self");
-    bool dragonfly = t->kind == TOPO_DRAGONFLY;
+    /* a Megafly keeps groups, leaves and nodes per leaf in the Dragonfly's
+     * fields: ADV+i is the same group shift */
+    bool dragonfly = t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY,
+         grid = t->kind == TOPO_TORUS || t->kind == TOPO_MESH;
     if (dragonfly) {
         int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
         if (shift % (int64_t)t->groups == 0)
@@ -347,18 +383,47 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
                                       "group in a network of %u groups", (long long)shift,
                                       t->groups);
         p->adv_shift = (uint32_t)(shift % (int64_t)t->groups);
+    } else if (t->kind == TOPO_HYPERX || t->kind == TOPO_SLIMFLY) {
+        int64_t shift = saturn_config_int(cfg, "traffic.adv_shift");
+        int period = t->kind == TOPO_HYPERX ? t->k[0] : t->sf_q;
+        if (shift % period == 0)
+            return saturn_config_fail(cfg, "traffic.adv_shift", err,
+                                      "a shift of %lld sends every packet to its own router "
+                                      "(%s %d routers)", (long long)shift,
+                                      t->kind == TOPO_HYPERX ? "hyperx.s gives dimension 0"
+                                                             : "a Slim Fly column has q =",
+                                      period);
+        p->adv_shift = (uint32_t)(shift % period);
+    } else if (t->kind == TOPO_FATTREE && saturn_config_is_set(cfg, "traffic.adv_shift")) {
+        return saturn_config_fail(cfg, "traffic.adv_shift", err,
+                                  "a fat tree's adversarial pattern is the digit rotation "
+                                  "(no shift)");
     }
-    if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly)
+    const char *name = saturn_config_str(cfg, "traffic.pattern");
+    if ((p->kind == PAT_ADVERSARIAL || p->kind == PAT_MIXED) && !dragonfly &&
+        t->kind != TOPO_FATTREE && t->kind != TOPO_HYPERX && t->kind != TOPO_SLIMFLY)
         return saturn_config_fail(cfg, "traffic.pattern", err,
-                                  "adversarial and mixed address groups: they need "
-                                  "network.topology = dragonfly");
-    if (dragonfly && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
-                      p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
+                                  "adversarial and mixed are defined on a dragonfly or "
+                                  "megafly (ADV+i), a fat tree (digit rotation), a HyperX (a shift in "
+                                  "dimension 0) and a Slim Fly (a shift in a column), not on "
+                                  "a %s", t->name);
+    /* a HyperX has coordinates: transpose and tornado act on them */
+    bool coords = grid || (t->kind == TOPO_HYPERX && p->kind != PAT_TORN &&
+                           p->kind != PAT_DISTANCE);
+    if (!coords && (p->kind == PAT_TRANSPOSE || p->kind == PAT_TORNADO ||
+                    p->kind == PAT_TORN || p->kind == PAT_DISTANCE))
         return saturn_config_fail(cfg, "traffic.pattern", err,
-                                  "%s needs torus or mesh coordinates; on a dragonfly use "
-                                  "uniform, adversarial, mixed, a bit pattern, randperm, "
-                                  "randpair, neighbor or hotspot",
-                                  saturn_config_str(cfg, "traffic.pattern"));
+                                  dragonfly ? "%s needs torus or mesh coordinates; on a dragonfly or megafly use "
+                                              "uniform, adversarial, mixed, a bit pattern, randperm, "
+                                              "randpair, neighbor or hotspot"
+                                            : "%s needs torus or mesh coordinates; a %s has none",
+                                  name, t->name);
+    /* neighbor picks the same local index on a neighbouring router: every
+     * router needs its nodes */
+    if (p->kind == PAT_NEIGHBOR && (t->kind == TOPO_FATTREE || t->kind == TOPO_MEGAFLY || t->node_rt))
+        return saturn_config_fail(cfg, "traffic.pattern", err,
+                                  "neighbor needs nodes on every router; a %s has routers "
+                                  "without nodes", t->name);
 
     int rc = SATURN_OK;
     switch (p->kind) {
@@ -434,13 +499,12 @@ void pattern_distribution(const struct pattern *p, uint32_t src,
     switch (p->kind) {
     case PAT_ADVERSARIAL:
     case PAT_MIXED: {
-        uint32_t per = (uint32_t)t->a * (uint32_t)t->p;
-        uint32_t g = (src / per + p->adv_shift) % t->groups;
+        uint32_t count, first = adv_first(p, src, &count);
         double f = p->kind == PAT_MIXED ? p->adv_fraction : 1.0;
         for (uint32_t d = 0; d < p->nodes; d++) {
             double w = d == src || f == 1.0 ? 0 : (1 - f) / (double)(p->nodes - 1);
-            if (d / per == g)
-                w += f / per;
+            if (d >= first && d - first < count)
+                w += f / count;
             if (w > 0)
                 fn(user, d, w);
         }
