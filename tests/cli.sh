@@ -104,7 +104,7 @@ contains df-example "$tmp/out" "misrouted"
 check df-run 0 "$bin" run $df steady.warmup=300 steady.measure=300
 contains df-run "$tmp/out" "dragonfly p=2 a=4 h=2 (72 nodes, palmtree), min routing"
 check df-dor 2 "$bin" run $df routing.algorithm=dor
-contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid or ectn"
+contains df-dor "$tmp/err" "min, val, ugal, pb, olm, base, hybrid, ectn, booksim_min or booksim_ugal"
 # ... and a transient (UN then ADV+1) by generation cycle
 check df-transient 0 "$bin" run $df routing.algorithm=ectn sim.workload=phases \
     phases.list=600:0.03:uniform,400:0.03:adv phases.warmup=600 sim.generation_bin=100 \

@@ -49,9 +49,11 @@ static const char *const levitin2019[] = {
  * lone P-flit packet over H hops of 1-cycle links takes
  * 2 + 1 + 4 (H + 1) + H + (P - 1) = 22 + 5H cycles for P = 16 (BookSim's
  * torus links are 2 cycles unless use_noc_latency = 0: set
- * router.link_latency = 2 to match). Allocators differ (BookSim: iSLIP). */
+ * router.link_latency = 2 to match). VC and switch allocation are
+ * BookSim's default 1-iteration iSLIP. */
 static const char *const booksim_iq[] = {
     "router.vcs=16", "router.buf_flits=8", "router.switching=wormhole",
+    "router.vc_alloc=islip", "router.sw_alloc=islip",
     "router.route_delay=3", "router.xbar_delay=1", "router.link_latency=1",
     "router.credit_delay=1", "router.inject_latency=2", "router.eject_latency=1",
     "routing.algorithm=dor", "routing.dateline=entry", "routing.tie=random",
@@ -85,9 +87,9 @@ static const struct preset presets[] = {
                     "input-output-buffered 5-cycle routers, 10/100-cycle links); choose "
                     "routing.algorithm and traffic; dragonfly.p/a/h for a smaller one",
      fuentes2015},
-    {"booksim-iq", "BookSim 2's default iq router timing (4 cycles per router, 22 + 5H for "
-                   "16 flits), 16 VCs x 8 flits, DOR with its ring-entry VC classes, uniform "
-                   "including the source; any k-ary n-cube",
+    {"booksim-iq", "BookSim 2's default iq router (4 cycles per router, 22 + 5H for 16 flits, "
+                   "iSLIP VC and switch allocation), 16 VCs x 8 flits, DOR with its ring-entry "
+                   "VC classes, uniform including the source; any k-ary n-cube",
      booksim_iq},
     {"levitin2019", "paper 002: torus, VCT with unlimited output storage, table-driven minimal "
                     "adaptive routing, fixed-distance traffic (Levitin & Rykalova 2019)",

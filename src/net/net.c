@@ -13,6 +13,8 @@ static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NU
 static const char *const buffer_sets[] = {"all", "network", NULL};
 static const char *const output_orders[] = {"flit", "packet", NULL};
 static const char *const arbiters[] = {"separable", "central", NULL};
+static const char *const sw_allocs[] = {"input_first", "islip", NULL};
+static const char *const vc_allocs[] = {"separable", "islip", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -34,6 +36,18 @@ const struct saturn_param router_params[] = {
      "cycle; one grant per output VC) or central (one arbiter per router routes one head at a "
      "time, round-robin, busy for the routing delay; a head that gets no VC queues again: "
      "paper 001's router)"},
+    {"router.sw_alloc", SATURN_PARAM_ENUM, "input_first", 0, 0, sw_allocs,
+     "switch allocation: input_first (each input port picks one ready VC, round-robin, and "
+     "each output grants one of the inputs that picked it, round-robin) or islip (BookSim 2's "
+     "default, 1 iteration: each input port asks for every output one of its ready VCs wants, "
+     "round-robin among the VCs per output; each output grants one input, each input accepts "
+     "one grant, pointers move on acceptance; needs router.speedup = 1)"},
+    {"router.vc_alloc", SATURN_PARAM_ENUM, "separable", 0, 0, vc_allocs,
+     "VC allocation: separable (each waiting head asks for one output VC, the free one with the "
+     "most room; each output VC grants one head, round-robin) or islip (BookSim 2's default, 1 "
+     "iteration: each head asks for every free VC of its candidates; each output VC grants one "
+     "head from its pointer, each head accepts one grant from its own pointer; pointers move on "
+     "acceptance; not with router.arbiter = central)"},
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
@@ -365,6 +379,21 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         n->data_mask = ~n->meta_bit;
     }
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
+    n->sw_islip = saturn_config_enum(cfg, "router.sw_alloc") == 1;
+    n->va_islip = saturn_config_enum(cfg, "router.vc_alloc") == 1;
+    if (n->va_islip && n->central)
+        return saturn_config_fail(cfg, "router.vc_alloc", err,
+                                  "islip lets every waiting head ask; the central arbiter "
+                                  "(router.arbiter = central) routes one at a time");
+    if (n->sw_islip && n->speedup != 1)
+        return saturn_config_fail(cfg, "router.sw_alloc", err,
+                                  "islip matches one flit per input and output port a cycle: "
+                                  "it needs router.speedup = 1 (not %d)", n->speedup);
+    if (n->sw_islip && (meta || n->packet_links))
+        return saturn_config_fail(cfg, "router.sw_alloc", err,
+                                  "islip is not combined with %s; use input_first",
+                                  meta ? "metapackets (gather.mode = metapacket)"
+                                       : "router.output_order = packet");
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
@@ -448,7 +477,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                       ? "is a Dragonfly routing; network.topology = %s needs "
                                         "dor, table_min, duato or disha"
                                       : "is for tori and meshes; network.topology = %s needs "
-                                        "min, val, ugal, pb, olm, base, hybrid or ectn",
+                                        "min, val, ugal, pb, olm, base, hybrid, ectn, "
+                                        "booksim_min or booksim_ugal",
                                   n->topo.name);
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
@@ -561,6 +591,7 @@ void net_destroy(struct net *n)
         free(w->wheel);
         free(w->va_scratch);
         free(w->sa_scratch);
+        free(w->va_best);
     }
     free(n->parts);
     free(n->word_part);

@@ -79,6 +79,7 @@ struct ivc_route {
     uint64_t ready;     /* routing done */
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
+    uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
@@ -112,6 +113,7 @@ struct port {
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
+    uint8_t sa_acc_rr;  /* input side, router.sw_alloc = islip: the accept pointer */
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
@@ -159,6 +161,7 @@ struct net_part {
     struct evq *wheel;
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
+    uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */
     uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */
     uint64_t trace_rows;  /* the chart's rows this partition wrote (merged: max) */
     bool failed;
@@ -194,6 +197,8 @@ struct net {
     bool packet_links;      /* outputs carry whole packets, FIFO by arrival (router.output_order) */
     bool atomic_vc;         /* an output VC is reallocated only once drained downstream */
     bool central;           /* one central arbiter per router routes one head at a time */
+    bool sw_islip;          /* router.sw_alloc = islip: switch allocation by 1-iteration iSLIP */
+    bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
