@@ -279,6 +279,69 @@ static void islip_bad_input(void **state)
     }
 }
 
+/* Delivery cycles of packets, in order of delivery. */
+struct deliveries {
+    uint64_t t[8];
+    uint32_t pid[8];
+    int n;
+};
+
+static void on_deliveries(void *user, struct net *n, uint32_t pid)
+{
+    struct deliveries *d = user;
+    if (d->n < 8) {
+        d->pid[d->n] = pid;
+        d->t[d->n++] = n->now;
+    }
+}
+
+/* The packets given (src, dst pairs) created in cycle 0; the cycles
+ * between the first and the second delivery. */
+static uint64_t delivery_gap(const char *knob, const uint32_t (*pairs)[2], int npairs)
+{
+    struct saturn_config *c = test_config((const char *const[]){
+        "network.topology=mesh", "network.k=3", "network.n=1", "router.vcs=1",
+        "router.buf_flits=16", "router.route_delay=3", "router.xbar_delay=1", knob, NULL});
+    struct saturn_error err = {0};
+    struct net n;
+    assert_int_equal(net_create(&n, c, 1, &err), SATURN_OK);
+    struct deliveries d = {{0}, {0}, 0};
+    n.deliver = on_deliveries;
+    n.deliver_user = &d;
+    for (int i = 0; i < npairs; i++)
+        net_packet_new(&n, pairs[i][0], pairs[i][1], 4, true);
+    for (int i = 0; i < 1000 && d.n < npairs; i++)
+        assert_int_equal(net_step(&n), SATURN_OK);
+    assert_int_equal(d.n, npairs);
+    net_destroy(&n);
+    saturn_config_free(c);
+    return d.t[1] - d.t[0];
+}
+
+/* Two 4-flit packets from node 1 to itself, one VC: the second head is
+ * behind the first tail. It is routed (3 cycles) from the cycle after that
+ * tail crossed: its tail follows 3 + 4 cycles later; with
+ * router.head_follows_tail from the cycle the tail crossed: 3 + 3. */
+static void head_follows_tail(void **state)
+{
+    (void)state;
+    const uint32_t self[][2] = {{1, 1}, {1, 1}};
+    assert_int_equal(delivery_gap("router.head_follows_tail=false", self, 2), 3 + 4);
+    assert_int_equal(delivery_gap("router.head_follows_tail=true", self, 2), 3 + 3);
+}
+
+/* Nodes 0 and 2 send 4 flits to node 1 at once: one head waits for the
+ * ejection VC the other holds. It gets the VC the cycle after that tail
+ * crossed and crosses then: its tail 4 cycles after the first; with
+ * router.va_stage it crosses a cycle later: 5. */
+static void va_stage(void **state)
+{
+    (void)state;
+    const uint32_t two[][2] = {{0, 1}, {2, 1}};
+    assert_int_equal(delivery_gap("router.va_stage=false", two, 2), 4);
+    assert_int_equal(delivery_gap("router.va_stage=true", two, 2), 5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -293,6 +356,8 @@ int main(void)
         cmocka_unit_test(vc_allocators),
         cmocka_unit_test(islip_survives_saturation),
         cmocka_unit_test(islip_bad_input),
+        cmocka_unit_test(head_follows_tail),
+        cmocka_unit_test(va_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -50,10 +50,15 @@ static const char *const levitin2019[] = {
  * 2 + 1 + 4 (H + 1) + H + (P - 1) = 22 + 5H cycles for P = 16 (BookSim's
  * torus links are 2 cycles unless use_noc_latency = 0: set
  * router.link_latency = 2 to match). VC and switch allocation are
- * BookSim's default 1-iteration iSLIP. */
+ * BookSim's default 1-iteration iSLIP, and its VC allocation is a stage of
+ * its own after routing (a freed VC reaches a waiting head's crossing a
+ * cycle later than saturn's merged stages; a head behind a tail is routed
+ * a cycle earlier than saturn's crossing stage implies): va_stage and
+ * head_follows_tail. */
 static const char *const booksim_iq[] = {
     "router.vcs=16", "router.buf_flits=8", "router.switching=wormhole",
-    "router.vc_alloc=islip", "router.sw_alloc=islip",
+    "router.vc_alloc=islip", "router.sw_alloc=islip", "router.va_stage=true",
+    "router.head_follows_tail=true",
     "router.route_delay=3", "router.xbar_delay=1", "router.link_latency=1",
     "router.credit_delay=1", "router.inject_latency=2", "router.eject_latency=1",
     "routing.algorithm=dor", "routing.dateline=entry", "routing.tie=random",

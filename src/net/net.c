@@ -48,6 +48,16 @@ const struct saturn_param router_params[] = {
      "iteration: each head asks for every free VC of its candidates; each output VC grants one "
      "head from its pointer, each head accepts one grant from its own pointer; pointers move on "
      "acceptance; not with router.arbiter = central)"},
+    {"router.va_stage", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "VC allocation as a pipeline stage of its own before switch allocation, as in BookSim 2's "
+     "iq router: an output VC freed by a tail crossing in cycle t goes to a waiting head in "
+     "t + 1 and that head crosses in t + 2 (false: allocated and crossed in t + 1; a fresh "
+     "head's stages are router.route_delay either way)"},
+    {"router.head_follows_tail", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "a head that reaches the front of its input VC as the tail ahead of it crosses the switch "
+     "counts that cycle as the first of its router.route_delay (BookSim 2's iq router routes it "
+     "in the next cycle, one pipeline stage ahead of the switch traversal saturn's crossing "
+     "stands for); false: it counts from the next cycle"},
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
@@ -262,6 +272,7 @@ static int build_buffers(struct net *n)
         }
         struct ovc *o = &n->ovcs[i];
         o->owner = -1;
+        o->freed = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
         size_t gp = i / (size_t)n->V;
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
@@ -381,6 +392,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
     n->sw_islip = saturn_config_enum(cfg, "router.sw_alloc") == 1;
     n->va_islip = saturn_config_enum(cfg, "router.vc_alloc") == 1;
+    n->head_follows = saturn_config_bool(cfg, "router.head_follows_tail");
+    n->va_stage = saturn_config_bool(cfg, "router.va_stage");
     if (n->va_islip && n->central)
         return saturn_config_fail(cfg, "router.vc_alloc", err,
                                   "islip lets every waiting head ask; the central arbiter "

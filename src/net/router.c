@@ -24,6 +24,14 @@ struct va_req {
 };
 _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
 
+/* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
+ * tail in the last cycle: BookSim's allocation stage sees it now, its
+ * switch stage next cycle, so the head crosses no earlier than then. */
+static inline bool ovc_free(const struct net *n, const struct ovc *o)
+{
+    return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
+}
+
 static inline int32_t out_room(const struct net *n, const struct port *op,
                                const struct ovc *o)
 {
@@ -68,7 +76,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
             const struct route_cand *rc = &route->c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
                 const struct ovc *o = &ovcs[rc->port * V + v];
-                if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+                if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                     continue;
                 int32_t room = out_room(n, &ports[rc->port], o);
                 if (room < need || room < best_room)
@@ -101,7 +109,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         for (int i = 0; i < span; i++) {
             int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
-            if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+            if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                 continue;
             int32_t room = out_room(n, &ports[rc->port], o);
             if (room < need || room <= best_room)
@@ -221,8 +229,11 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
         w->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
+        o->freed = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
+        if (n->head_follows)
+            n->iroute[(size_t)gp * V + v].tail_left = n->now;
         if (n->rops->tail_left)
             n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
     }
@@ -433,7 +444,7 @@ static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *nt
 static inline bool va_free(const struct net *n, const struct port *ports, const struct ovc *o,
                            int port, uint32_t len)
 {
-    if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[port], o)))
+    if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[port], o)))
         return false;
     return n->switching != SW_VCT || out_room(n, &ports[port], o) >= (int32_t)len;
 }
@@ -643,6 +654,9 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
+                /* behind a tail that crossed last cycle: it was at the front then */
+                if (n->head_follows && ir->tail_left + 1 == now)
+                    ir->ready--;
                 ir->t_front = now;
             }
             if (iv->state != IVC_VA) {
