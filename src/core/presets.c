@@ -44,9 +44,13 @@ static const char *const levitin2019[] = {
  * flits stream behind it; 1-cycle inject and eject channels after a cycle
  * in the source (BookSim counts from creation: inject_latency 2); 16 VCs
  * of 8 flits; DOR with BookSim's ring-entry VC classes, uniform traffic
- * that may pick the source. A credit is usable 1 cycle after the slot
- * frees (BookSim: credit_delay 0 over a 1-cycle credit channel). So a
- * lone P-flit packet over H hops of 1-cycle links takes
+ * that may pick the source. A body flit's credit loop is 5 cycles in
+ * BookSim (switch allocation, traversal, link, the next router's switch
+ * allocation sends the credit, 1-cycle credit channel read a cycle later;
+ * credit_delay 0): saturn's is xbar + link + credit_delay, so credit_delay
+ * 3 (a lone 16-flit packet behind 2-, 3-, 4-flit buffers over 6 hops: 73,
+ * 62, 55 cycles in both). So a lone P-flit packet over H hops of 1-cycle
+ * links takes
  * 2 + 1 + 4 (H + 1) + H + (P - 1) = 22 + 5H cycles for P = 16 (BookSim's
  * torus links are 2 cycles unless use_noc_latency = 0: set
  * router.link_latency = 2 to match). VC and switch allocation are
@@ -60,7 +64,7 @@ static const char *const booksim_iq[] = {
     "router.vc_alloc=islip", "router.sw_alloc=islip", "router.va_stage=true",
     "router.head_follows_tail=true",
     "router.route_delay=3", "router.xbar_delay=1", "router.link_latency=1",
-    "router.credit_delay=1", "router.inject_latency=2", "router.eject_latency=1",
+    "router.credit_delay=3", "router.inject_latency=2", "router.eject_latency=1",
     "routing.algorithm=dor", "routing.dateline=entry", "routing.tie=random",
     "traffic.uniform_self=true", NULL};
 
