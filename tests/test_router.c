@@ -318,18 +318,6 @@ static uint64_t delivery_gap(const char *knob, const uint32_t (*pairs)[2], int n
     return d.t[1] - d.t[0];
 }
 
-/* Two 4-flit packets from node 1 to itself, one VC: the second head is
- * behind the first tail. It is routed (3 cycles) from the cycle after that
- * tail crossed: its tail follows 3 + 4 cycles later; with
- * router.head_follows_tail from the cycle the tail crossed: 3 + 3. */
-static void head_follows_tail(void **state)
-{
-    (void)state;
-    const uint32_t self[][2] = {{1, 1}, {1, 1}};
-    assert_int_equal(delivery_gap("router.head_follows_tail=false", self, 2), 3 + 4);
-    assert_int_equal(delivery_gap("router.head_follows_tail=true", self, 2), 3 + 3);
-}
-
 /* Nodes 0 and 2 send 4 flits to node 1 at once: one head waits for the
  * ejection VC the other holds. It gets the VC the cycle after that tail
  * crossed and crosses then: its tail 4 cycles after the first; with
@@ -356,7 +344,6 @@ int main(void)
         cmocka_unit_test(vc_allocators),
         cmocka_unit_test(islip_survives_saturation),
         cmocka_unit_test(islip_bad_input),
-        cmocka_unit_test(head_follows_tail),
         cmocka_unit_test(va_stage),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -444,7 +444,7 @@ static void torus_dor_wormhole(void **state)
     saturn_results_free(&r);
 }
 
-/* BookSim 2's iSLIP allocators, pipeline offsets and ring-entry datelines
+/* BookSim 2's iSLIP allocators, VC allocation stage and ring-entry datelines
  * on a 16x16 torus past saturation (the grant scratch is per thread). */
 static void torus_islip(void **state)
 {
@@ -452,7 +452,7 @@ static void torus_islip(void **state)
     struct saturn_results r = same_at_every_count(
         (const char *const[]){"network.k=16", "router.vcs=4", "router.sw_alloc=islip",
                               "router.vc_alloc=islip", "router.va_stage=true",
-                              "router.head_follows_tail=true", "routing.dateline=entry",
+                              "routing.dateline=entry",
                               "traffic.uniform_self=true", "traffic.flit_rate=0.6",
                               "routing.tie=random", "sim.check_invariants=true", WINDOW, NULL},
         false);

@@ -53,11 +53,6 @@ const struct saturn_param router_params[] = {
      "iq router: an output VC freed by a tail crossing in cycle t goes to a waiting head in "
      "t + 1 and that head crosses in t + 2 (false: allocated and crossed in t + 1; a fresh "
      "head's stages are router.route_delay either way)"},
-    {"router.head_follows_tail", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
-     "a head that reaches the front of its input VC as the tail ahead of it crosses the switch "
-     "counts that cycle as the first of its router.route_delay (BookSim 2's iq router routes it "
-     "in the next cycle, one pipeline stage ahead of the switch traversal saturn's crossing "
-     "stands for); false: it counts from the next cycle"},
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
@@ -392,7 +387,6 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->central = saturn_config_enum(cfg, "router.arbiter") == 1;
     n->sw_islip = saturn_config_enum(cfg, "router.sw_alloc") == 1;
     n->va_islip = saturn_config_enum(cfg, "router.vc_alloc") == 1;
-    n->head_follows = saturn_config_bool(cfg, "router.head_follows_tail");
     n->va_stage = saturn_config_bool(cfg, "router.va_stage");
     if (n->va_islip && n->central)
         return saturn_config_fail(cfg, "router.vc_alloc", err,

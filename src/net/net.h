@@ -81,7 +81,6 @@ struct ivc_route {
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
-    uint64_t tail_left; /* the last tail left this VC then (router.head_follows_tail) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
     struct route_result route;
@@ -203,8 +202,6 @@ struct net {
     bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
                                from t + 2 */
-    bool head_follows;      /* router.head_follows_tail: a head behind a tail is routed from
-                               the cycle the tail crossed */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */

@@ -232,8 +232,6 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
         o->freed = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
-        if (n->head_follows)
-            n->iroute[(size_t)gp * V + v].tail_left = n->now;
         if (n->rops->tail_left)
             n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
     }
@@ -654,9 +652,6 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 }
                 iv->state = IVC_ROUTING;
                 ir->ready = now + n->route_delay;
-                /* behind a tail that crossed last cycle: it was at the front then */
-                if (n->head_follows && ir->tail_left + 1 == now)
-                    ir->ready--;
                 ir->t_front = now;
             }
             if (iv->state != IVC_VA) {
