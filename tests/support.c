@@ -115,3 +115,28 @@ void test_net_free(struct net *n, struct saturn_config *cfg)
     free(n);
     saturn_config_free(cfg);
 }
+
+bool test_graph_has_cycle(const uint8_t *edge, size_t nch)
+{
+    /* strip nodes with no incoming edge until none is left: a cycle remains */
+    uint32_t *indeg = calloc(nch, sizeof *indeg);
+    bool *gone = calloc(nch, 1);
+    for (size_t x = 0; x < nch; x++)
+        for (size_t y = 0; y < nch; y++)
+            indeg[y] += edge[x * nch + y] != 0;
+    size_t removed = 0;
+    for (bool again = true; again;) {
+        again = false;
+        for (size_t x = 0; x < nch; x++)
+            if (!gone[x] && indeg[x] == 0) {
+                gone[x] = true;
+                removed++;
+                again = true;
+                for (size_t y = 0; y < nch; y++)
+                    indeg[y] -= edge[x * nch + y] != 0;
+            }
+    }
+    free(gone);
+    free(indeg);
+    return removed < nch;
+}

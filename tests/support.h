@@ -2,6 +2,7 @@
 #ifndef SATURN_TEST_SUPPORT_H
 #define SATURN_TEST_SUPPORT_H
 #include <setjmp.h>
+#include <stdbool.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -17,6 +18,10 @@ struct saturn_config *test_config(const char *const *kv);
 struct net;
 struct net *test_net(const char *const *kv, struct saturn_config **cfg);
 void test_net_free(struct net *n, struct saturn_config *cfg);
+
+/* Does the directed graph of nch nodes (edge[x * nch + y] != 0: x -> y)
+ * have a cycle? (Channel dependency graphs: deadlock freedom.) */
+bool test_graph_has_cycle(const uint8_t *edge, size_t nch);
 
 /* Runs the configuration of those words; fails the test on an error. */
 struct saturn_results test_run(const char *const *kv);

@@ -129,8 +129,10 @@ static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dim
         for (uint32_t d = 0; d < R; d++) {
             if (s == d)
                 continue;
+            for (uint32_t v = 0; v < 4; v++) { /* balanced: every random class, x and y */
             uint32_t pid = net_packet_new(&n, s, d, 1, false);
             struct packet *p = net_packet(&n, pid);
+            p->route[0] = (p->route[0] & 0xffffu) | v << 16;
             uint32_t r = s;
             int in_port = n.topo.radix;
             long prev = -1;
@@ -147,31 +149,13 @@ static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dim
                 r = fr;
                 in_port = fp;
             }
-        }
-    /* cycle search: repeatedly strip channels with no incoming edge */
-    uint32_t *indeg = calloc(nch, sizeof *indeg);
-    for (size_t x = 0; x < nch; x++)
-        for (size_t y = 0; y < nch; y++)
-            indeg[y] += edge[x * nch + y];
-    size_t removed = 0;
-    bool *gone = calloc(nch, 1);
-    for (bool again = true; again;) {
-        again = false;
-        for (size_t x = 0; x < nch; x++)
-            if (!gone[x] && indeg[x] == 0) {
-                gone[x] = true;
-                removed++;
-                again = true;
-                for (size_t y = 0; y < nch; y++)
-                    indeg[y] -= edge[x * nch + y];
             }
-    }
-    free(gone);
-    free(indeg);
+        }
+    bool cyc = test_graph_has_cycle(edge, nch);
     free(edge);
     net_destroy(&n);
     saturn_config_free(c);
-    return removed < nch;
+    return cyc;
 }
 
 static void dor_schemes_acyclic(void **state)
@@ -181,10 +165,52 @@ static void dor_schemes_acyclic(void **state)
     for (int i = 0; i < 4; i++) {
         assert_false(dor_cdg_cycle("routing.dateline=entry", ks[i], "network.n=1"));
         assert_false(dor_cdg_cycle("routing.dateline=classic", ks[i], "network.n=1"));
+        assert_false(dor_cdg_cycle("routing.dateline=balanced", ks[i], "network.n=1"));
         if (i > 0) /* a ring of 4 with parity ties: paths of 2 hops cannot close it */
             assert_true(dor_cdg_cycle("routing.dateline=none", ks[i], "network.n=1"));
     }
     assert_false(dor_cdg_cycle("routing.dateline=entry", "network.k=5,4", "network.n=2"));
+    assert_false(dor_cdg_cycle("routing.dateline=balanced", "network.k=5,4", "network.n=2"));
+    assert_false(dor_cdg_cycle("routing.dateline=balanced", "network.k=8,6", "network.n=2"));
+}
+
+/* BookSim's dim_order_bal (routing.dateline = balanced), the hand-worked
+ * cases of BOOKSIM.md section 1.5 on a ring of 8 (middle link 3 <-> 4):
+ * 6 -> 1 and 1 -> 6 wrap (class 1 on every hop); 3 -> 5 and 5 -> 3 cross
+ * the middle (class 0; entry gives 5 -> 3 class 1); 4 -> 6 crosses neither:
+ * a random class, the same on both hops, both classes among 64 packets. */
+static void balanced_rule_is_booksims(void **state)
+{
+    (void)state;
+    const char *const kv[] = {"network.k=8", "network.n=1", "router.vcs=2",
+                              "routing.dateline=balanced", NULL};
+    const struct hop a[] = {{0, 1, 1}, {0, 1, 1}, {0, 1, 1}, {2, 0, 1}};
+    walk(kv, 6, 1, a, 4);
+    const struct hop b[] = {{1, 1, 1}, {1, 1, 1}, {1, 1, 1}, {2, 0, 1}};
+    walk(kv, 1, 6, b, 4);
+    const struct hop c[] = {{0, 0, 0}, {0, 0, 0}, {2, 0, 1}};
+    walk(kv, 3, 5, c, 3);
+    const struct hop d[] = {{1, 0, 0}, {1, 0, 0}, {2, 0, 1}};
+    walk(kv, 5, 3, d, 3);
+    struct saturn_config *cfg = test_config(kv);
+    struct saturn_error err = {0};
+    struct net n;
+    if (net_create(&n, cfg, 1, &err))
+        fail_msg("%s", err.msg);
+    int seen[2] = {0, 0};
+    for (int i = 0; i < 64; i++) {
+        uint32_t pid = net_packet_new(&n, 4, 6, 1, false);
+        struct route_result h1, h2;
+        n.rops->route(n.rstate, &n, 4, n.topo.radix, 0, net_packet(&n, pid), &h1);
+        n.rops->route(n.rstate, &n, 5, 1, 0, net_packet(&n, pid), &h2);
+        assert_int_equal(h1.c[0].port, 0);
+        assert_int_equal(h1.c[0].vc_lo, h1.c[0].vc_hi);
+        assert_int_equal(h2.c[0].vc_lo, h1.c[0].vc_lo);
+        seen[h1.c[0].vc_lo]++;
+    }
+    assert_true(seen[0] > 10 && seen[1] > 10);
+    net_destroy(&n);
+    saturn_config_free(cfg);
 }
 
 /* --preset booksim-iq: a lone 16-flit packet over H hops takes 22 + 5H
@@ -215,6 +241,40 @@ static void booksim_iq_zero_load(void **state)
                 fail_msg("%s, %u hops: %llu cycles, expected %u", mesh ? "mesh" : "torus",
                          pairs[i][2], (unsigned long long)lat, 22 + 5 * pairs[i][2]);
         }
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+}
+
+/* BookSim's credit loop: a body flit's credit is back 5 cycles after its
+ * switch allocation, so behind B < 5-flit buffers a lone 16-flit packet
+ * streams B flits per 5 cycles; its tail trails the head by
+ * 5 floor(15 / B) + 15 mod B cycles instead of 15. BookSim 2 measures
+ * 73, 62, 55 and 52 cycles over 6 hops (tornado on an 8x8 torus) for
+ * B = 2, 3, 4, 5 (BOOKSIM.md section 9); --preset booksim-iq with
+ * router.buf_flits = B gives the same. */
+static void booksim_iq_credit_loop(void **state)
+{
+    (void)state;
+    const uint32_t want[] = {73, 62, 55, 52};
+    for (uint32_t B = 2; B <= 5; B++) {
+        struct saturn_config *c = saturn_config_new();
+        struct saturn_error err = {0};
+        char buf[64];
+        snprintf(buf, sizeof buf, "router.buf_flits=%u", B);
+        assert_int_equal(saturn_config_preset(c, "booksim-iq", &err), SATURN_OK);
+        assert_int_equal(saturn_config_apply_arg(c, "network.k=8", &err), SATURN_OK);
+        assert_int_equal(saturn_config_apply_arg(c, buf, &err), SATURN_OK);
+        struct net n;
+        if (net_create(&n, c, 1, &err))
+            fail_msg("%s", err.msg);
+        uint64_t t0 = n.now;
+        uint32_t pid = net_packet_new(&n, 0, 3 + 8 * 3, 16, true);
+        while (n.pk[pid].rx < 16)
+            assert_int_equal(net_step(&n), SATURN_OK);
+        uint64_t lat = n.now - 1 - t0;
+        assert_int_equal(lat, 22 + 5 * 6 + 5 * (15 / B) + 15 % B - 15);
+        assert_int_equal(lat, want[B - 2]);
         net_destroy(&n);
         saturn_config_free(c);
     }
@@ -281,7 +341,9 @@ int main(void)
         cmocka_unit_test(cumulative_counts_crossings),
         cmocka_unit_test(entry_rule_is_booksims),
         cmocka_unit_test(dor_schemes_acyclic),
+        cmocka_unit_test(balanced_rule_is_booksims),
         cmocka_unit_test(booksim_iq_zero_load),
+        cmocka_unit_test(booksim_iq_credit_loop),
         cmocka_unit_test(mesh_never_wraps),
         cmocka_unit_test(random_tie_goes_both_ways),
         cmocka_unit_test(scheme_needs_enough_vcs),

@@ -175,6 +175,61 @@ static void test_tornado(void **state)
     assert_int_equal(dest_of(odd, 4 + 5 * 3), 1 + 5 * 0); /* (4,3) -> (1,0) */
 }
 
+/* BookSim 2's fixed patterns (src/traffic.cpp at 28f43299; node id = x + k y,
+ * dimension 0 least significant), written out here from their definitions:
+ * saturn's maps equal them node for node on the 8x8, 16x16 and 32x32 tori
+ * of experiments/booksim-validation. */
+static uint32_t booksim_dest(const char *pattern, uint32_t s, uint32_t nodes, uint32_t k)
+{
+    uint32_t bits = 0;
+    while ((1u << bits) < nodes)
+        bits++;
+    if (!strcmp(pattern, "bitcomp"))
+        return ~s & (nodes - 1);
+    if (!strcmp(pattern, "transpose")) { /* the low and high halves of the bits swapped */
+        uint32_t h = bits / 2, lo = (1u << h) - 1;
+        return ((s >> h) & lo) | ((s << h) & (lo << h));
+    }
+    if (!strcmp(pattern, "bitrev")) {
+        uint32_t d = 0;
+        for (uint32_t i = 0; i < bits; i++, s >>= 1)
+            d = (d << 1) | (s & 1);
+        return d;
+    }
+    if (!strcmp(pattern, "shuffle")) /* shifted left, the bit shifted out back at 0 */
+        return ((s << 1) & (nodes - 1)) | ((s << 1) & nodes ? 1 : 0);
+    /* tornado: every digit + (k + 1) / 2 - 1 mod k */
+    uint32_t d = 0;
+    for (uint32_t off = 1; off < nodes; off *= k)
+        d += off * (((s / off) % k + (k + 1) / 2 - 1) % k);
+    return d;
+}
+
+static void test_booksim_patterns(void **state)
+{
+    (void)state;
+    static const char *const pats[] = {"bitcomp", "transpose", "bitrev", "shuffle", "tornado"};
+    static const char *const ks[] = {"network.k=8", "network.k=16", "network.k=32"};
+    for (int i = 0; i < 3; i++)
+        for (int j = 0; j < 5; j++) {
+            char pat[64];
+            snprintf(pat, sizeof pat, "traffic.pattern=%s", pats[j]);
+            const char *kv[] = {ks[i], pat, NULL};
+            struct bench b;
+            struct rng r;
+            bench_open(&b, kv, 1);
+            rng_seed(&r, 1, 0);
+            uint32_t k = (uint32_t)b.t.k[0];
+            for (uint32_t s = 0; s < b.t.nodes; s++) {
+                uint32_t want = booksim_dest(pats[j], s, b.t.nodes, k);
+                uint32_t got = pattern_dest(&b.p, s, &r);
+                if (got != want)
+                    fail_msg("%s on %ux%u: %u -> %u, BookSim %u", pats[j], k, k, s, got, want);
+            }
+            bench_close(&b);
+        }
+}
+
 static void test_torn(void **state)
 {
     (void)state;
@@ -475,6 +530,7 @@ int main(void)
         cmocka_unit_test(test_bit_patterns_need_power_of_two),
         cmocka_unit_test(test_transpose),
         cmocka_unit_test(test_tornado),
+        cmocka_unit_test(test_booksim_patterns),
         cmocka_unit_test(test_torn),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_uniform_self),

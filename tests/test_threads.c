@@ -446,6 +446,22 @@ static void torus_dor_wormhole(void **state)
     saturn_results_free(&r);
 }
 
+/* BookSim 2's iSLIP allocators, VC allocation stage and ring-entry datelines
+ * on a 16x16 torus past saturation (the grant scratch is per thread). */
+static void torus_islip(void **state)
+{
+    (void)state;
+    struct saturn_results r = same_at_every_count(
+        (const char *const[]){"network.k=16", "router.vcs=4", "router.sw_alloc=islip",
+                              "router.vc_alloc=islip", "router.va_stage=true",
+                              "routing.dateline=entry",
+                              "traffic.uniform_self=true", "traffic.flit_rate=0.6",
+                              "routing.tie=random", "sim.check_invariants=true", WINDOW, NULL},
+        false);
+    assert_true(r.saturated);
+    saturn_results_free(&r);
+}
+
 /* Duato's adaptive routing: selection ties at random from the routers'
  * streams, escape VCs, atomic VC allocation. */
 static void torus_duato(void **state)
@@ -862,6 +878,7 @@ int main(void)
         cmocka_unit_test(comparison_detects_differences),
         cmocka_unit_test(torus_dor_wormhole),
         cmocka_unit_test(torus_duato),
+        cmocka_unit_test(torus_islip),
         cmocka_unit_test(torus_vct_output_buffers),
         cmocka_unit_test(mesh_16x12),
         cmocka_unit_test(eject_in_router_stage),

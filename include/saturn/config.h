@@ -58,6 +58,8 @@ int saturn_config_set(struct saturn_config *c, const char *key,
                       struct saturn_error *err);
 
 bool saturn_config_is_set(const struct saturn_config *c, const char *key);
+/* Set by the user (a file or the command line), not by a preset. */
+bool saturn_config_user_set(const struct saturn_config *c, const char *key);
 int64_t saturn_config_int(const struct saturn_config *c, const char *key);
 double saturn_config_real(const struct saturn_config *c, const char *key);
 bool saturn_config_bool(const struct saturn_config *c, const char *key);

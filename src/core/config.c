@@ -407,6 +407,11 @@ static const struct value *get(const struct saturn_config *c, const char *key)
 }
 
 bool saturn_config_is_set(const struct saturn_config *c, const char *key) { return get(c, key)->set; }
+bool saturn_config_user_set(const struct saturn_config *c, const char *key)
+{
+    const struct value *v = get(c, key);
+    return v->set && !(v->file && v->line == 0); /* a preset's values have no line */
+}
 int64_t saturn_config_int(const struct saturn_config *c, const char *key) { return get(c, key)->i; }
 double saturn_config_real(const struct saturn_config *c, const char *key) { return get(c, key)->r; }
 bool saturn_config_bool(const struct saturn_config *c, const char *key) { return get(c, key)->i != 0; }

@@ -42,22 +42,30 @@ static const char *const levitin2019[] = {
     NULL};
 
 /* BookSim 2's default input-queued router (iq_router with
- * booksim_config.cpp's defaults; experiments/booksim-validation/BOOKSIM.md):
- * a head spends 4 cycles in a router (routing, VC allocation, switch
- * allocation, switch traversal: route_delay 3 + xbar_delay 1) and body
- * flits stream behind it; 1-cycle inject and eject channels after a cycle
- * in the source (BookSim counts from creation: inject_latency 2); 16 VCs
- * of 8 flits; DOR with BookSim's ring-entry VC classes, uniform traffic
- * that may pick the source. A credit is usable 1 cycle after the slot
- * frees (BookSim: credit_delay 0 over a 1-cycle credit channel). So a
- * lone P-flit packet over H hops of 1-cycle links takes
+ * booksim_config.cpp's defaults; experiments/booksim-validation/BOOKSIM.md,
+ * checked against BookSim's per-flit trace). saturn's crossing (xfer) is
+ * BookSim's switch allocation: a head waits route_delay 2 (routing, VC
+ * allocation), and every flit takes xbar_delay 2 (switch traversal and
+ * the output's write) and the 1-cycle link, so a head takes 5 cycles a hop
+ * and a body flit 3, as in BookSim. VC allocation is a stage of its own
+ * (va_stage: a VC freed by a tail goes to a waiting head that crosses the
+ * cycle after). A credit sent at the downstream switch allocation is
+ * usable upstream 2 cycles later (1-cycle credit channel read at the next
+ * step, credit_delay 0): credit_delay 2, a 5-cycle loop (a lone 16-flit
+ * packet behind 2-, 3-, 4-, 5-flit buffers over 6 hops: 73, 62, 55, 52
+ * cycles in both). The source adds a cycle and a 1-cycle inject channel
+ * (BookSim counts from creation: inject_latency 2), the eject channel 1.
+ * So a lone P-flit packet over H hops of 1-cycle links takes
  * 2 + 1 + 4 (H + 1) + H + (P - 1) = 22 + 5H cycles for P = 16 (BookSim's
  * torus links are 2 cycles unless use_noc_latency = 0: set
- * router.link_latency = 2 to match). Allocators differ (BookSim: iSLIP). */
+ * router.link_latency = 2 to match). 16 VCs of 8 flits, BookSim's default
+ * 1-iteration iSLIP VC and switch allocators, DOR with its ring-entry VC
+ * classes, uniform traffic that may pick the source. */
 static const char *const booksim_iq[] = {
     "router.vcs=16", "router.buf_flits=8", "router.switching=wormhole",
-    "router.route_delay=3", "router.xbar_delay=1", "router.link_latency=1",
-    "router.credit_delay=1", "router.inject_latency=2", "router.eject_latency=1",
+    "router.vc_alloc=islip", "router.sw_alloc=islip", "router.va_stage=true",
+    "router.route_delay=2", "router.xbar_delay=2", "router.link_latency=1",
+    "router.credit_delay=2", "router.inject_latency=2", "router.eject_latency=1",
     "routing.algorithm=dor", "routing.dateline=entry", "routing.tie=random",
     "traffic.uniform_self=true", NULL};
 
@@ -113,9 +121,9 @@ static const struct preset presets[] = {
                     "input-output-buffered 5-cycle routers, 10/100-cycle links); choose "
                     "routing.algorithm and traffic; dragonfly.p/a/h for a smaller one",
      fuentes2015},
-    {"booksim-iq", "BookSim 2's default iq router timing (4 cycles per router, 22 + 5H for "
-                   "16 flits), 16 VCs x 8 flits, DOR with its ring-entry VC classes, uniform "
-                   "including the source; any k-ary n-cube",
+    {"booksim-iq", "BookSim 2's default iq router (4 cycles per router, 22 + 5H for 16 flits, "
+                   "iSLIP VC and switch allocation), 16 VCs x 8 flits, DOR with its ring-entry "
+                   "VC classes, uniform including the source; any k-ary n-cube",
      booksim_iq},
     {"thottethodi2004", "paper 001: the 16-ary 2-cube of section 5.1 (3 VCs x 8 flits, central "
                         "arbiter, Duato avoidance; disha for recovery), 16-flit packets, sources "

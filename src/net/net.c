@@ -14,6 +14,8 @@ static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NU
 static const char *const buffer_sets[] = {"all", "network", NULL};
 static const char *const output_orders[] = {"flit", "packet", NULL};
 static const char *const arbiters[] = {"separable", "central", NULL};
+static const char *const sw_allocs[] = {"input_first", "islip", NULL};
+static const char *const vc_allocs[] = {"separable", "islip", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -40,6 +42,23 @@ const struct saturn_param router_params[] = {
      "and is routed afresh (true), or keeps its routing and asks the VC allocator again every "
      "cycle without the arbiter (false: each head is routed once per router, paper 001's "
      "\"routing occurs only for the header flit\")"},
+    {"router.sw_alloc", SATURN_PARAM_ENUM, "input_first", 0, 0, sw_allocs,
+     "switch allocation: input_first (each input port picks one ready VC, round-robin, and "
+     "each output grants one of the inputs that picked it, round-robin) or islip (BookSim 2's "
+     "default, 1 iteration: each input port asks for every output one of its ready VCs wants, "
+     "round-robin among the VCs per output; each output grants one input, each input accepts "
+     "one grant, pointers move on acceptance; needs router.speedup = 1)"},
+    {"router.vc_alloc", SATURN_PARAM_ENUM, "separable", 0, 0, vc_allocs,
+     "VC allocation: separable (each waiting head asks for one output VC, the free one with the "
+     "most room; each output VC grants one head, round-robin) or islip (BookSim 2's default, 1 "
+     "iteration: each head asks for every free VC of its candidates; each output VC grants one "
+     "head from its pointer, each head accepts one grant from its own pointer; pointers move on "
+     "acceptance; not with router.arbiter = central)"},
+    {"router.va_stage", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "VC allocation as a pipeline stage of its own before switch allocation, as in BookSim 2's "
+     "iq router: an output VC freed by a tail crossing in cycle t goes to a waiting head in "
+     "t + 1 and that head crosses in t + 2 (false: allocated and crossed in t + 1; a fresh "
+     "head's stages are router.route_delay either way)"},
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
@@ -261,6 +280,7 @@ static int build_buffers(struct net *n)
         }
         struct ovc *o = &n->ovcs[i];
         o->owner = -1;
+        o->freed = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
         size_t gp = i / (size_t)n->V;
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
@@ -396,6 +416,22 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (!n->central && saturn_config_is_set(cfg, "router.arbiter_requeue"))
         return saturn_config_fail(cfg, "router.arbiter_requeue", err,
                                   "applies to the central arbiter (router.arbiter = central)");
+    n->sw_islip = saturn_config_enum(cfg, "router.sw_alloc") == 1;
+    n->va_islip = saturn_config_enum(cfg, "router.vc_alloc") == 1;
+    n->va_stage = saturn_config_bool(cfg, "router.va_stage");
+    if (n->va_islip && n->central)
+        return saturn_config_fail(cfg, "router.vc_alloc", err,
+                                  "islip lets every waiting head ask; the central arbiter "
+                                  "(router.arbiter = central) routes one at a time");
+    if (n->sw_islip && n->speedup != 1)
+        return saturn_config_fail(cfg, "router.sw_alloc", err,
+                                  "islip matches one flit per input and output port a cycle: "
+                                  "it needs router.speedup = 1 (not %d)", n->speedup);
+    if (n->sw_islip && (meta || n->packet_links))
+        return saturn_config_fail(cfg, "router.sw_alloc", err,
+                                  "islip is not combined with %s; use input_first",
+                                  meta ? "metapackets (gather.mode = metapacket)"
+                                       : "router.output_order = packet");
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
@@ -489,11 +525,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "does not route a %s; network.topology = %s needs %s",
                                   n->topo.name, n->topo.name, names);
     }
-    /* the torus's VC classes: refused where they mean nothing */
+    /* the torus's VC classes: refused where they mean nothing (a preset's
+     * values, e.g. booksim-iq's dateline for its tori, are not the user's) */
     if (n->topo.kind != TOPO_TORUS && n->topo.kind != TOPO_MESH)
         for (const char *const *k = (const char *const[]){"routing.dateline", "routing.tie", NULL};
              *k; k++)
-            if (saturn_config_is_set(cfg, *k))
+            if (saturn_config_user_set(cfg, *k))
                 return saturn_config_fail(cfg, *k, err,
                                           "applies to dimension-order routing on a torus; a %s "
                                           "has no rings (its routings order their VCs "
@@ -609,6 +646,7 @@ void net_destroy(struct net *n)
         free(w->wheel);
         free(w->va_scratch);
         free(w->sa_scratch);
+        free(w->va_best);
     }
     free(n->parts);
     free(n->word_part);

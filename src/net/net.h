@@ -79,6 +79,7 @@ struct ivc_route {
     uint64_t ready;     /* routing done */
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
+    uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */
     uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint64_t t_routed;  /* the head was first routed (disha.timeout_from = routed) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
@@ -93,6 +94,7 @@ struct ovc {
     /* output buffer (router.out_buf_flits > 0) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
     uint32_t ob_head, ob_count, ob_mask;
+    uint32_t freed;     /* low bits of the cycle its last tail crossed (router.va_stage) */
     flit_t *ob;
 };
 
@@ -113,6 +115,7 @@ struct port {
     uint8_t kind;       /* enum port_kind */
     uint8_t out_unlimited; /* downstream never runs out of space */
     uint8_t sa_in_rr, sa_out_rr, ob_rr;
+    uint8_t sa_acc_rr;  /* input side, router.sw_alloc = islip: the accept pointer */
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
@@ -160,6 +163,7 @@ struct net_part {
     struct evq *wheel;
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
+    uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */
     uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */
     uint64_t trace_rows;  /* the chart's rows this partition wrote (merged: max) */
     bool failed;
@@ -197,6 +201,10 @@ struct net {
     bool central;           /* one central arbiter per router routes one head at a time */
     bool meta_arb_priority; /* the central arbiter serves metapacket heads first */
     bool arb_requeue;       /* a refused head queues for the central arbiter again */
+    bool sw_islip;          /* router.sw_alloc = islip: switch allocation by 1-iteration iSLIP */
+    bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
+    bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
+                               from t + 2 */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */

@@ -24,6 +24,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "net/net_internal.h"
@@ -138,8 +139,10 @@ int net_partition_build(struct net *n, uint32_t threads)
         w->wheel = calloc(queues, sizeof *w->wheel);
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);
-        if (!w->wheel || !w->va_scratch || !w->sa_scratch)
+        w->va_best = malloc((size_t)n->P * n->V * sizeof *w->va_best);
+        if (!w->wheel || !w->va_scratch || !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
+        memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
     }
     /* Where each port's events go: flits to far_in's router, credits to
      * up's router (a node's credits: its own router). */

@@ -8,7 +8,9 @@
  * Switch allocation, input first: every input port picks up to `speedup`
  * ready VCs (round-robin, distinct outputs); every output port grants up to
  * `out_speedup` input ports (round-robin). Pointers advance past a winner
- * only when it is granted. */
+ * only when it is granted. router.vc_alloc / router.sw_alloc = islip swap
+ * either stage for BookSim 2's 1-iteration iSLIP (va_alloc_islip,
+ * sw_alloc_islip). */
 #include <stdio.h>
 #include <string.h>
 
@@ -21,6 +23,14 @@ struct va_req {
     uint8_t done;
 };
 _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
+
+/* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
+ * tail in the last cycle: BookSim's allocation stage sees it now, its
+ * switch stage next cycle, so the head crosses no earlier than then. */
+static inline bool ovc_free(const struct net *n, const struct ovc *o)
+{
+    return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
+}
 
 static inline int32_t out_room(const struct net *n, const struct port *op,
                                const struct ovc *o)
@@ -66,7 +76,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
             const struct route_cand *rc = &route->c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
                 const struct ovc *o = &ovcs[rc->port * V + v];
-                if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+                if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                     continue;
                 int32_t room = out_room(n, &ports[rc->port], o);
                 if (room < need || room < best_room)
@@ -99,7 +109,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         for (int i = 0; i < span; i++) {
             int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
-            if (o->owner >= 0 || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+            if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                 continue;
             int32_t room = out_room(n, &ports[rc->port], o);
             if (room < need || room <= best_room)
@@ -219,6 +229,7 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
         w->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
+        o->freed = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
         if (n->rops->tail_left)
@@ -431,6 +442,164 @@ static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *nt
     omask[op] = 0;
 }
 
+/* May a head of len flits take output VC (port, v) now (router.vc_alloc =
+ * islip): free, drained under atomic VC allocation, room for a VCT head. */
+static inline bool va_free(const struct net *n, const struct port *ports, const struct ovc *o,
+                           int port, uint32_t len)
+{
+    if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[port], o)))
+        return false;
+    return n->switching != SW_VCT || out_room(n, &ports[port], o) >= (int32_t)len;
+}
+
+/* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
+ * default): every waiting head (req[i].lin) asks for every free VC of its
+ * candidates; every output VC grants the asking head first from its
+ * pointer (va_rr, over the router's input VCs); every head accepts the
+ * granting output VC first from its own pointer (va_acc_rr, over the
+ * router's output VCs, port-major). On acceptance both pointers move past
+ * the match. */
+static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct va_req *req,
+                           int nreq)
+{
+    const int P = n->P, V = n->V;
+    const unsigned nlin = (unsigned)(P * V);
+    struct port *ports = &n->ports[(size_t)r * P];
+    struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
+    struct ivc_route *iroute = &n->iroute[(size_t)r * P * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)r * P * V];
+    uint16_t *best = w->va_best; /* per output VC: the granted head, 0xffff none */
+    for (int i = 0; i < nreq; i++) {
+        unsigned lin = req[i].lin;
+        const struct ivc_route *ir = &iroute[lin];
+        for (int c = 0; c < ir->route.n; c++) {
+            const struct route_cand *rc = &ir->route.c[c];
+            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+                unsigned o = (unsigned)(rc->port * V + v);
+                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
+                    continue;
+                unsigned d = (lin + nlin - ovcs[o].va_rr) % nlin;
+                if (best[o] == 0xffff || (best[o] + nlin - ovcs[o].va_rr) % nlin > d)
+                    best[o] = (uint16_t)lin;
+            }
+        }
+    }
+    for (int i = 0; i < nreq; i++) {
+        unsigned lin = req[i].lin;
+        struct ivc_route *ir = &iroute[lin];
+        int bo = -1;
+        unsigned bd = nlin;
+        for (int c = 0; c < ir->route.n; c++) {
+            const struct route_cand *rc = &ir->route.c[c];
+            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+                unsigned o = (unsigned)(rc->port * V + v);
+                if (best[o] != lin)
+                    continue;
+                unsigned d = (o + nlin - ir->va_acc_rr) % nlin;
+                if (d < bd) {
+                    bd = d;
+                    bo = (int)o;
+                }
+            }
+        }
+        if (bo < 0)
+            continue;
+        struct ovc *o = &ovcs[bo];
+        struct ivc *iv = &ivcs[lin];
+        o->owner = (int32_t)lin;
+        o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
+        ir->va_acc_rr = (uint16_t)((unsigned)bo + 1 == nlin ? 0 : (unsigned)bo + 1);
+        iv->state = IVC_ACTIVE;
+        iv->out_port = (uint16_t)(bo / V);
+        iv->out_vc = (uint8_t)(bo % V);
+        if (ports[bo / V].kind == PORT_LOCAL) /* ready to eject from now */
+            n->pk[iv->buf[iv->head].pid].t_out = n->now;
+        ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+    }
+    /* clear the grants for the next router */
+    for (int i = 0; i < nreq; i++) {
+        const struct ivc_route *ir = &iroute[req[i].lin];
+        for (int c = 0; c < ir->route.n; c++)
+            for (int v = ir->route.c[c].vc_lo; v <= ir->route.c[c].vc_hi; v++)
+                best[ir->route.c[c].port * V + v] = 0xffff;
+    }
+}
+
+/* Switch allocation by 1-iteration iSLIP (router.sw_alloc = islip, BookSim
+ * 2's default): every input port asks for each output one of its ready VCs
+ * wants (per output the VC first in round-robin order from the port's VC
+ * pointer); every output grants the first asking input from its grant
+ * pointer; every input accepts the first granting output from its accept
+ * pointer. On acceptance both pointers move past the match and the VC
+ * pointer past the VC. An input whose picked output is taken can still
+ * win another one, which the input-first allocator cannot. */
+static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
+    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+    uint64_t omask[64], imask[64]; /* inputs asking for output op; outputs input p asks for */
+    uint64_t outs_any = 0, ins_any = 0;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        int p = __builtin_ctzll(pm);
+        uint64_t m = ports[p].nonempty & ports[p].active;
+        imask[p] = 0;
+        if (!m)
+            continue;
+        int s = ports[p].sa_in_rr;
+        for (int i = 0; i < V; i++) {
+            int v = s + i < V ? s + i : s + i - V;
+            if (!(m & (1ULL << v)))
+                continue;
+            const struct ivc *iv = &ivcs[p * V + v];
+            int op = iv->out_port;
+            if (n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
+                net_trace_cell(n, w, gp0 + op, 1); /* wanted; a send overrides */
+            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv))
+                continue; /* the earlier VC in round-robin order asks for op */
+            if (!(outs_any & (1ULL << op))) {
+                outs_any |= 1ULL << op;
+                omask[op] = 0;
+            }
+            omask[op] |= 1ULL << p;
+            imask[p] |= 1ULL << op;
+            reqvc[op * P + p] = (uint8_t)v;
+        }
+        if (imask[p])
+            ins_any |= 1ULL << p;
+    }
+    /* grant: per output, the first asking input from its pointer */
+    uint64_t granted[64]; /* outputs that granted input p */
+    for (uint64_t im = ins_any; im; im &= im - 1)
+        granted[__builtin_ctzll(im)] = 0;
+    for (uint64_t om = outs_any; om; om &= om - 1) {
+        int op = __builtin_ctzll(om);
+        if (__builtin_expect(ports[op].stolen == n->now + 1, 0))
+            continue; /* the recovery lane has the link this cycle */
+        int s = ports[op].sa_out_rr;
+        uint64_t rot = rotate_from(omask[op], s, P, pfull);
+        int p = unrotate(__builtin_ctzll(rot), s, P);
+        granted[p] |= 1ULL << op;
+    }
+    /* accept: per input, the first granting output from its pointer */
+    for (uint64_t im = ins_any; im; im &= im - 1) {
+        int p = __builtin_ctzll(im);
+        if (!granted[p])
+            continue;
+        int s = ports[p].sa_acc_rr;
+        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s, P, pfull)), s, P);
+        int v = reqvc[op * P + p];
+        xfer(n, w, r, p, v);
+        ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+        ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
+        ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+    }
+}
+
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -506,7 +675,9 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
-            if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
+            if (n->va_islip) /* every free VC of the route is asked for below */
+                req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
+            else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
             else if (n->central && n->arb_requeue)
@@ -514,7 +685,9 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
         }
     }
     const unsigned nlin = (unsigned)(P * V);
-    for (int i = 0; i < nreq; i++) {
+    if (n->va_islip)
+        va_alloc_islip(n, w, r, req, nreq);
+    for (int i = 0; i < nreq && !n->va_islip; i++) {
         if (req[i].done)
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
@@ -546,6 +719,13 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
+
+    if (n->sw_islip) {
+        sw_alloc_islip(n, w, r);
+        if (n->obuf_on)
+            link_stage(n, w, r);
+        return;
+    }
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];

@@ -16,6 +16,13 @@
  *              means it will wrap; going -, that it will not), else 0.
  *              Minimal paths never go more than halfway round, so neither
  *              class closes a ring. Needs 2 VCs.
+ *   balanced   (BookSim 2's dim_order_bal, two datelines): also chosen on
+ *              entering a ring and kept: class 1 when the path will take the
+ *              wrap link, else 0 when it will take the middle link
+ *              (k-1)/2 <-> (k-1)/2 + 1, else a random class per packet and
+ *              dimension (drawn at the source). Class 0 never takes the wrap
+ *              link and class 1 never the middle one (a minimal path that
+ *              wraps is too short to reach it), so neither closes a ring.
  * With more VCs than classes, class c owns an even share of the VCs
  * (a range the VC allocator chooses from). A packet takes a dateline's
  * class on the hop that crosses it. Ties (distance exactly k/2) go the
@@ -26,7 +33,11 @@
 #include "net/net.h"
 #include "route/route.h"
 
-enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY };
+enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY, DL_BALANCED };
+
+/* p->route[0]: bit d the tie direction in dimension d, bit BAL_BIT + d the
+ * balanced scheme's random class there. */
+#define BAL_BIT 16
 
 enum tie { TIE_POSITIVE, TIE_RANDOM, TIE_PARITY };
 
@@ -109,6 +120,15 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
     else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
         cls = sc > g;
+    else if (s->dl == DL_BALANCED) {
+        int m = (k - 1) / 2;
+        if (dir > 0 ? sc > g : sc < g) /* wraps */
+            cls = 1;
+        else if (dir > 0 ? sc <= m && m < g : g <= m && m < sc) /* crosses the middle */
+            cls = 0;
+        else
+            cls = (int)((p->route[0] >> (BAL_BIT + d)) & 1u);
+    }
     else if (s->dl == DL_CUMULATIVE)
         cls += crossings(sc, done + 1, dir, t->k[d], true);
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
@@ -134,10 +154,12 @@ static void dor_at_source(void *state, const struct net *n, struct packet *p,
     } else {
         p->route[0] = 0;
     }
+    if (s->dl == DL_BALANCED) /* the random classes, from the draw's other half */
+        p->route[0] = (p->route[0] & ((1u << BAL_BIT) - 1)) | (uint32_t)(draw >> 32) << BAL_BIT;
 }
 
-static const char *const dateline_names[] = {"auto", "classic", "cumulative", "none", "entry",
-                                             NULL};
+static const char *const dateline_names[] = {"auto",  "classic",  "cumulative", "none",
+                                             "entry", "balanced", NULL};
 static const char *const tie_names[] = {"positive", "random", "parity", NULL};
 
 static int dor_init(void **state, const struct saturn_config *cfg,
@@ -152,7 +174,8 @@ static int dor_init(void **state, const struct saturn_config *cfg,
     bool torus = n->topo.kind == TOPO_TORUS;
     if (s->dl == DL_AUTO)
         s->dl = torus ? DL_CLASSIC : DL_NONE;
-    if (!torus && s->dl == DL_ENTRY) /* BookSim's mesh dim_order: every VC, no classes */
+    /* BookSim's mesh dim_order: every VC, no classes */
+    if (!torus && (s->dl == DL_ENTRY || s->dl == DL_BALANCED))
         s->dl = DL_NONE;
     if (!torus && s->dl != DL_NONE)
         return saturn_config_fail(cfg, "routing.dateline", err,
@@ -162,7 +185,7 @@ static int dor_init(void **state, const struct saturn_config *cfg,
         return saturn_config_fail(cfg, "routing.dateline", err,
                                   "DOR on a torus without datelines can deadlock; "
                                   "use classic (2 VCs) or cumulative (n+1 VCs)");
-    s->classes = s->dl == DL_CLASSIC || s->dl == DL_ENTRY ? 2
+    s->classes = s->dl == DL_CLASSIC || s->dl == DL_ENTRY || s->dl == DL_BALANCED ? 2
                  : s->dl == DL_CUMULATIVE            ? n->topo.n + 1
                                                      : 1;
     if (n->Vd < s->classes && !saturn_config_bool(cfg, "debug.allow_deadlock"))
@@ -171,7 +194,8 @@ static int dor_init(void **state, const struct saturn_config *cfg,
                                   "needs at least %d to be deadlock-free",
                                   s->dl == DL_CLASSIC ? "classic"
                                   : s->dl == DL_ENTRY ? "entry"
-                                                      : "cumulative",
+                                  : s->dl == DL_BALANCED ? "balanced"
+                                                         : "cumulative",
                                   n->topo.n, s->classes);
     if (n->Vd < s->classes)
         s->classes = n->Vd;
@@ -194,7 +218,9 @@ const struct saturn_param route_dor_params[] = {
      "torus VC scheme for DOR: classic (2 classes per dimension, class 1 from the wrap link "
      "on), cumulative (datelines at 0 and k/2, n+1 VCs), entry (BookSim's dim_order: the "
      "class is chosen on entering a ring, 1 when the coordinate is above the destination's, "
-     "and kept for the ring; 2 VCs), none; auto = classic on a torus, none on a mesh"},
+     "and kept for the ring; 2 VCs), balanced (BookSim's dim_order_bal: chosen on entering a "
+     "ring, 1 when the path wraps, 0 when it crosses the middle link (k-1)/2 -> (k-1)/2+1, "
+     "else random per packet; 2 VCs), none; auto = classic on a torus, none on a mesh"},
     {"routing.tie", SATURN_PARAM_ENUM, "positive", 0, 0, tie_names,
      "direction when a torus distance is exactly k/2: positive; random per packet; parity "
      "(- when the source's coordinate in that dimension is odd: balanced and deterministic)"},

@@ -7,7 +7,8 @@
 
 extern const struct route_ops route_dor, route_table_min, route_duato, route_disha;
 extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_df_pb,
-    route_df_olm, route_df_base, route_df_hybrid, route_df_ectn;
+    route_df_olm, route_df_base, route_df_hybrid, route_df_ectn, route_df_booksim_min,
+    route_df_booksim_ugal;
 extern const struct route_ops route_ft_nca, route_ft_dmodk;
 extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal;
 extern const struct route_ops route_graph_min, route_graph_val, route_graph_ugal;
@@ -21,12 +22,13 @@ static const struct route_ops *const policies[] = {
     &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal,
     &route_graph_min, &route_graph_val, &route_graph_ugal,
     &route_mf_min, &route_mf_val, &route_mf_ugal,
+    &route_df_booksim_min, &route_df_booksim_ugal,
 };
 
 static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "disha",
                                               "min",  "val",       "ugal",  "pb",
                                               "olm",  "base",      "hybrid", "ectn",
-                                              "nca", "dmodk",
+                                              "nca", "dmodk", "booksim_min", "booksim_ugal",
                                               NULL};
 
 static const char *const reroute_names[] = {"auto", "once", "waiting", NULL};
@@ -40,7 +42,9 @@ const struct saturn_param routing_params[] = {
      "VCs, deadlock recovery through a token-protected lane after disha.timeout; paper 001). "
      "Dragonfly (paper 004; docs/DRAGONFLY.md): min (l-g-l), val (Valiant), ugal (UGAL-L), "
      "pb (PiggyBack), olm (Opportunistic Local Misrouting), base, hybrid, ectn (contention "
-     "counters). Fat tree: nca (up to a nearest common ancestor on the up port with the most "
+     "counters); booksim_min and booksim_ugal (BookSim 2's dragonflynew min and ugal: VC = "
+     "phase, UGAL by the credits in use on the first hop's outputs, 1 x min <= 2 x nonmin + "
+     "30 flits, through a random intermediate node; experiments/booksim-validation). Fat tree: nca (up to a nearest common ancestor on the up port with the most "
      "credits, then down), dmodk (the same with up port (d / k^l) mod k: oblivious). HyperX: "
      "dor (dimension order), min (minimal adaptive, a VC class per hop), val (Valiant, DOR "
      "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set). Slim "
