@@ -894,12 +894,13 @@ static bool sinks_due(const struct net *n)
 void net_part_routers(struct net *n, struct net_part *w)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    const router_step_fn step = router_step_for(n);
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd];
         while (m) {
             uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            router_step(n, w, r);
+            step(n, w, r);
             if (n->rocc[r] == 0)
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }

@@ -29,7 +29,8 @@ static inline void net_push_event(struct net *n, struct net_part *w, uint64_t wh
 }
 /* Take the front flit of input VC (p, v) of router r out of its buffer,
  * returning its slot's credit upstream. */
-static inline flit_t net_ivc_pop(struct net *n, struct net_part *w, uint32_t r, int p, int v)
+static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
+                                                                uint32_t r, int p, int v)
 {
     const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
@@ -48,6 +49,9 @@ static inline flit_t net_ivc_pop(struct net *n, struct net_part *w, uint32_t r, 
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
 void router_step(struct net *n, struct net_part *w, uint32_t r);
+/* router_step compiled for this network's options (router.c). */
+typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
+router_step_fn router_step_for(const struct net *n);
 /* The context of serial phases (between the parallel ones). */
 static inline struct net_part *net_serial_part(struct net *n) { return &n->parts[0]; }
 /* Records a failure of partition w. Of several in one cycle the one with
