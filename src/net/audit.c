@@ -63,13 +63,18 @@ bool net_audit(struct net *n)
             case EV_SINK:
                 held++;
                 break;
-            case EV_CREDIT:
-                flow[(size_t)n->ports[e->target].far_in * V + e->vc]++;
-                break;
-            case EV_CREDIT_NODE:
-                nodeflow[(size_t)e->target * V + e->vc]++;
-                break;
             }
+        }
+    }
+    const size_t cqueues = (size_t)(n->wheel_mask + 1) * n->nparts;
+    for (size_t b = 0; b < cqueues * n->nparts; b++) {
+        const struct creditq *q = &n->parts[b / cqueues].credit[b % cqueues];
+        for (uint32_t i = 0; i < q->n; i++) {
+            uint32_t x = q->i[i];
+            if (x & NET_CREDIT_NODE)
+                nodeflow[x & ~NET_CREDIT_NODE]++;
+            else
+                flow[(size_t)n->ports[x / V].far_in * V + x % V]++;
         }
     }
     held += n->lane_flits;

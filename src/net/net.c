@@ -109,6 +109,17 @@ bool net_evq_grow(struct evq *q)
 }
 
 
+bool net_creditq_grow(struct creditq *q)
+{
+    uint32_t cap = q->cap ? q->cap * 2 : 64;
+    uint32_t *i = realloc(q->i, cap * sizeof *i);
+    if (!i)
+        return false;
+    q->i = i;
+    q->cap = cap;
+    return true;
+}
+
 /* ---- growable rings (unlimited buffers, source queues) ------------------ */
 
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask)
@@ -463,6 +474,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
 
+    if ((uint64_t)n->topo.routers * (uint64_t)n->P * (uint64_t)n->V >= NET_CREDIT_NODE ||
+        (uint64_t)n->topo.nodes * (uint64_t)n->V >= NET_CREDIT_NODE)
+        return saturn_error_set(err, SATURN_EINPUT, "network too large: %llu routers x %d ports "
+                                "x %d VCs exceed the 2^31 VCs a credit can name",
+                                (unsigned long long)n->topo.routers, n->P, n->V);
     if (build_ports(n) || build_buffers(n) || build_nodes(n, seed) ||
         net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")))
         return saturn_error_set(err, SATURN_ENOMEM,
@@ -596,6 +612,10 @@ void net_destroy(struct net *n)
             for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nq; i++)
                 free(w->wheel[i].e);
         free(w->wheel);
+        if (w->credit)
+            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
+                free(w->credit[i].i);
+        free(w->credit);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -853,14 +873,20 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
                 break;
             }
-            case EV_CREDIT:
-                /* Range checked by the audit (sim.check_invariants). */
-                n->ovcs[(size_t)e->target * V + e->vc].credits++;
-                break;
-            case EV_CREDIT_NODE:
-                n->inj_credits[(size_t)e->target * V + e->vc]++;
-                break;
             }
+        }
+        q->n = 0;
+    }
+    /* Credits only add up (range checked by the audit, sim.check_invariants). */
+    const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
+    for (uint32_t src = 0; src < n->nparts; src++) {
+        struct creditq *q = &n->parts[src].credit[cslot];
+        for (uint32_t i = 0; i < q->n; i++) {
+            uint32_t x = q->i[i];
+            if (__builtin_expect(x & NET_CREDIT_NODE, 0))
+                n->inj_credits[x & ~NET_CREDIT_NODE]++;
+            else
+                n->ovcs[x].credits++;
         }
         q->n = 0;
     }

@@ -132,10 +132,11 @@ struct node {
     struct rng rng;
 };
 
-enum ev_kind { EV_FLIT, EV_OBUF, EV_CREDIT, EV_CREDIT_NODE, EV_SINK };
+enum ev_kind { EV_FLIT, EV_OBUF, EV_SINK };
 
-/* target: a global port (EV_FLIT: input side; EV_OBUF, EV_CREDIT: output
- * side) or a node (EV_CREDIT_NODE, EV_SINK); vc: the VC at that port. */
+/* target: a global port (EV_FLIT: input side; EV_OBUF: output side) or a
+ * node (EV_SINK); vc: the VC at that port. Credits travel apart (struct
+ * creditq). */
 struct event {
     uint32_t target;
     uint16_t vc;
@@ -145,6 +146,16 @@ struct event {
 
 struct evq {
     struct event *e;
+    uint32_t n, cap;
+};
+
+/* Credits on their way back, apart from the events: a credit only adds
+ * one to a counter, so it travels as that counter's index, 4 bytes, and
+ * arrives with one increment. An entry is an output VC (global port *
+ * V + vc), or with NET_CREDIT_NODE a node's injection VC (node * V + vc). */
+#define NET_CREDIT_NODE 0x80000000u
+struct creditq {
+    uint32_t *i;
     uint32_t n, cap;
 };
 
@@ -160,6 +171,9 @@ struct net_part {
      * wheel[slot * nq + d], d < nparts a partition, d == nparts the sinks
      * (delivered serially, in partition order). */
     struct evq *wheel;
+    /* Credits this partition returns, by arrival slot and destination
+     * partition: credit[slot * nparts + d]. */
+    struct creditq *credit;
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
     uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */
