@@ -147,6 +147,26 @@ bool net_audit(struct net *n)
             }
         }
     }
+    for (uint32_t r = 0; ok && r < n->topo.routers; r++) { /* mobility's running count */
+        uint64_t ob = 0;
+        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
+            if (n->ports[(size_t)r * n->P + p].ob_nonempty)
+                ob |= 1ULL << p;
+        if (ob != n->robuf[r]) {
+            snprintf(msg, sizeof msg, "router %u: output ports holding flits %#llx, robuf says %#llx",
+                     r, (unsigned long long)ob, (unsigned long long)n->robuf[r]);
+            ok = audit_fail(n, msg);
+        }
+        uint32_t nv = 0;
+        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
+            for (uint32_t v = 0; v < V; v++)
+                nv += n->ivcs[((size_t)r * n->P + p) * V + v].count > 0 && net_mob_counted(n, p, v);
+        if (nv != n->rnvc[r]) {
+            snprintf(msg, sizeof msg, "router %u: %u counted input VCs hold flits, rnvc says %u",
+                     r, nv, n->rnvc[r]);
+            ok = audit_fail(n, msg);
+        }
+    }
     free(flow);
     free(nodeflow);
     free(xbar);

@@ -458,11 +458,13 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
+    n->robuf = calloc(n->topo.routers, sizeof *n->robuf);
     n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
+    n->rnvc = calloc(n->topo.routers, sizeof *n->rnvc);
     n->rna = calloc(n->topo.routers, sizeof *n->rna);
     n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->router_active || !n->rocc || !n->rports || !n->rnv || !n->rna ||
+    if (!n->router_active || !n->rocc || !n->rports || !n->robuf || !n->rnv || !n->rnvc || !n->rna ||
         !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
@@ -635,7 +637,9 @@ void net_destroy(struct net *n)
     free(n->router_active);
     free(n->rocc);
     free(n->rports);
+    free(n->robuf);
     free(n->rnv);
+    free(n->rnvc);
     free(n->rna);
     free(n->rstamp);
     free(n->arb_rr);
@@ -852,8 +856,10 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 pt->nonempty |= 1ULL << e->vc;
                 if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
                     w->last_move = n->now;
-                uint32_t r = pt->router;
-                n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
+                uint32_t r = pt->router, p = e->target - r * (uint32_t)n->P;
+                if (iv->count == 1 && net_mob_counted(n, p, e->vc))
+                    n->rnvc[r]++;
+                n->rports[r] |= 1ULL << p;
                 n->rocc[r]++;
                 n->router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
@@ -870,7 +876,9 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 if (e->f.flags & FLIT_HEAD)
                     n->pk[e->f.pid].t_out = n->now;
                 o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
-                n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
+                struct port *pt = &n->ports[e->target];
+                pt->ob_nonempty |= 1ULL << e->vc;
+                n->robuf[pt->router] |= 1ULL << (e->target - pt->router * (uint32_t)n->P);
                 break;
             }
             }

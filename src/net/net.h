@@ -251,6 +251,7 @@ struct net {
     uint64_t *router_active; /* bitmap */
     uint32_t *rocc;          /* flits held by each router */
     uint64_t *rports;        /* per router: input ports holding flits */
+    uint64_t *robuf;         /* per router: output ports with flits in output buffers */
     struct rng *router_rng;
 
     const struct route_ops *rops;
@@ -270,6 +271,8 @@ struct net {
      * them that sent a flit in it. Counted buffers: mob_ports. */
     uint64_t mob_ports;
     uint32_t *rnv, *rna;
+    uint32_t *rnvc;          /* per router: counted input VCs holding flits now (Nv as the
+                                cycle starts, kept up to date as VCs fill and empty) */
     uint64_t *rstamp;        /* cycle of rnv/rna + 1; older means 0 */
     uint64_t cyc_nv, cyc_na; /* sums over routers, current cycle */
     net_deliver_fn deliver;

@@ -40,6 +40,11 @@ static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t w
     }
     q->i[q->n++] = idx;
 }
+/* Does mobility count input VC (p, v) of a router (net.h, rnvc)? */
+static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
+{
+    return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
+}
 /* Take the front flit of input VC (p, v) of router r out of its buffer,
  * returning its slot's credit upstream. */
 static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
@@ -49,8 +54,12 @@ static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, s
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
     flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
-    if (--iv->count == 0 && !(n->ports[gp].nonempty &= ~(1ULL << v)))
-        n->rports[r] &= ~(1ULL << p);
+    if (--iv->count == 0) {
+        if (net_mob_counted(n, (uint32_t)p, (uint32_t)v))
+            n->rnvc[r]--;
+        if (!(n->ports[gp].nonempty &= ~(1ULL << v)))
+            n->rports[r] &= ~(1ULL << p);
+    }
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) /* unlimited buffers: nobody counts their slots */
         net_push_credit(n, w, n->now + in->credit_lat, in->up_part,

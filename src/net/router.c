@@ -229,6 +229,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
                 n->pk[f.pid].t_out = n->now;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
+            n->robuf[r] |= 1ULL << iv->out_port;
         } else {
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
@@ -248,6 +249,17 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
 }
 
+/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
+static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
+{
+    return s ? ((m >> s) | (m << (width - s))) & full : m;
+}
+static inline int unrotate(int bit, int s, int width)
+{
+    int x = bit + s;
+    return x >= width ? x - width : x;
+}
+
 /* Send the front flit of output VC (port gop, v) onto its link. */
 HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    int v, const int M)
@@ -255,8 +267,8 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
-    if (--o->ob_count == 0)
-        op->ob_nonempty &= ~(1ULL << v);
+    if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
+        n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
     if (!n->obuf_unlimited)
         o->ob_space++;
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
@@ -285,10 +297,13 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
 HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
-    for (int p = 0; p < n->topo.radix; p++) {
+    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
+    /* only the outputs with something to send, in port order */
+    for (uint64_t pm = n->robuf[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (!op->ob_nonempty || (ANY(M) && op->stolen == n->now + 1))
+        if (ANY(M) && op->stolen == n->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
         if (ANY(M) && n->packet_links) {
@@ -311,7 +326,11 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
                 link_send(n, w, r, op, gop, v, M);
             continue;
         }
-        for (int i = 0, v = op->ob_rr; i < V; i++, v = v + 1 == V ? 0 : v + 1) {
+        /* round-robin from ob_rr over the VCs holding flits (link_ready is
+         * false for the others) */
+        const int s = op->ob_rr;
+        for (uint64_t rot = rotate_from(op->ob_nonempty, s, V, vfull); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s, V);
             if (!link_ready(n, op, &ov[v]))
                 continue;
             link_send(n, w, r, op, gop, v, M);
@@ -365,17 +384,6 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
     bool tail = iv->buf[iv->head].flags & FLIT_TAIL;
     xfer(n, w, r, pick, v, RM_ANY);
     pt->link_hold = tail ? -1 : pick * V + v;
-}
-
-/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
-static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
-{
-    return s ? ((m >> s) | (m << (width - s))) & full : m;
-}
-static inline int unrotate(int bit, int s, int width)
-{
-    int x = bit + s;
-    return x >= width ? x - width : x;
 }
 
 /* The central arbiter (paper 001's router): new heads queue for it; when
@@ -617,10 +625,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     const uint64_t now = n->now;
 
     /* Mobility: counted buffers holding a flit as the cycle starts. */
-    uint32_t nv = 0;
-    for (uint64_t pm = n->rports[r] & n->mob_ports; pm; pm &= pm - 1)
-        for (uint64_t m = ports[__builtin_ctzll(pm)].nonempty & n->data_mask; m; m &= m - 1)
-            nv++; /* few bits: cheaper than a popcount call without -mpopcnt */
+    const uint32_t nv = n->rnvc[r];
     n->rnv[r] = nv;
     n->rna[r] = 0; /* counted by xfer */
     n->rstamp[r] = now + 1;
