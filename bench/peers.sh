@@ -64,15 +64,16 @@ best() { # n parser cmd...
         c=$(cpu "$@")
         if [ -z "$b" ] || awk "BEGIN{exit !($c < $b)}"; then b=$c; fi
     done
-    echo "$b $($parse)"
+    c=$($parse) || return 1
+    echo "$b $c"
 }
 bs_cycles() {
     grep -oE 'Time taken is [0-9]+ cycles' "$tmp/out" | tail -1 | grep -oE '[0-9]+' ||
-        { tail -5 "$tmp/out" "$tmp/err" >&2; echo "BookSim failed" >&2; exit 1; }
+        { tail -n 5 "$tmp/out" "$tmp/err" >&2; echo "BookSim failed" >&2; return 1; }
 }
 sat_cycles() {
     grep -oE '"cycles":[[:space:]]*[0-9]+' "$tmp/sat.json" | grep -oE '[0-9]+$' ||
-        { cat "$tmp/err" >&2; echo "saturn failed" >&2; exit 1; }
+        { cat "$tmp/err" >&2; echo "saturn failed" >&2; return 1; }
 }
 
 pair() { # name bs-array-name sat-array-name
@@ -83,12 +84,16 @@ pair() { # name bs-array-name sat-array-name
         echo "sim_type = latency; warmup_periods = 1; sample_period = $W; max_samples = 2;"
         echo "latency_thres = 1000000.0;"
     } >"$tmp/$name.cfg"
-    read -r bcpu bcyc < <(best "$BS_REPS" bs_cycles "$BOOKSIM" "$tmp/$name.cfg")
-    read -r scpu scyc < <(best "$REPS" sat_cycles "$sat" run "${sa[@]}" steady.warmup="$W" \
-        steady.measure="$W" steady.drain_max=100000 --json "$tmp/sat.json" -q)
+    local b s
+    b=$(best "$BS_REPS" bs_cycles "$BOOKSIM" "$tmp/$name.cfg") || exit 1
+    s=$(best "$REPS" sat_cycles "$sat" run "${sa[@]}" steady.warmup="$W" \
+        steady.measure="$W" steady.drain_max=100000 --json "$tmp/sat.json" -q) || exit 1
+    read -r bcpu bcyc <<<"$b"
+    read -r scpu scyc <<<"$s"
     awk -v n="$name" -v bc="$bcpu" -v by="$bcyc" -v sc="$scpu" -v sy="$scyc" 'BEGIN{
         b = bc / by; s = sc / sy
-        printf "| %s | %d | %.2f | %.3f | %d | %.3f | %.4f | %.1f |\n", n, by, bc, 1000 * b, sy, sc, 1000 * s, b / s }'
+        r = s > 0 ? sprintf("%.1f", b / s) : "n/a (under the timer resolution: raise W)"
+        printf "| %s | %d | %.2f | %.3f | %d | %.3f | %.4f | %s |\n", n, by, bc, 1000 * b, sy, sc, 1000 * s, r }'
 }
 
 echo "# load average before: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
