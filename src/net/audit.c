@@ -63,13 +63,18 @@ bool net_audit(struct net *n)
             case EV_SINK:
                 held++;
                 break;
-            case EV_CREDIT:
-                flow[(size_t)n->ports[e->target].far_in * V + e->vc]++;
-                break;
-            case EV_CREDIT_NODE:
-                nodeflow[(size_t)e->target * V + e->vc]++;
-                break;
             }
+        }
+    }
+    const size_t cqueues = (size_t)(n->wheel_mask + 1) * n->nparts;
+    for (size_t b = 0; b < cqueues * n->nparts; b++) {
+        const struct creditq *q = &n->parts[b / cqueues].credit[b % cqueues];
+        for (uint32_t i = 0; i < q->n; i++) {
+            uint32_t x = q->i[i];
+            if (x & NET_CREDIT_NODE)
+                nodeflow[x & ~NET_CREDIT_NODE]++;
+            else
+                flow[(size_t)n->ports[x / V].far_in * V + x % V]++;
         }
     }
     held += n->lane_flits;
@@ -140,6 +145,26 @@ bool net_audit(struct net *n)
                          nd, v, (long long)c, (long long)used, n->buf_cap);
                 ok = audit_fail(n, msg);
             }
+        }
+    }
+    for (uint32_t r = 0; ok && r < n->topo.routers; r++) { /* mobility's running count */
+        uint64_t ob = 0;
+        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
+            if (n->ports[(size_t)r * n->P + p].ob_nonempty)
+                ob |= 1ULL << p;
+        if (ob != n->robuf[r]) {
+            snprintf(msg, sizeof msg, "router %u: output ports holding flits %#llx, robuf says %#llx",
+                     r, (unsigned long long)ob, (unsigned long long)n->robuf[r]);
+            ok = audit_fail(n, msg);
+        }
+        uint32_t nv = 0;
+        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
+            for (uint32_t v = 0; v < V; v++)
+                nv += n->ivcs[((size_t)r * n->P + p) * V + v].count > 0 && net_mob_counted(n, p, v);
+        if (nv != n->rnvc[r]) {
+            snprintf(msg, sizeof msg, "router %u: %u counted input VCs hold flits, rnvc says %u",
+                     r, nv, n->rnvc[r]);
+            ok = audit_fail(n, msg);
         }
     }
     free(flow);

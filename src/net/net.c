@@ -115,6 +115,17 @@ bool net_evq_grow(struct evq *q)
 }
 
 
+bool net_creditq_grow(struct creditq *q)
+{
+    uint32_t cap = q->cap ? q->cap * 2 : 64;
+    uint32_t *i = realloc(q->i, cap * sizeof *i);
+    if (!i)
+        return false;
+    q->i = i;
+    q->cap = cap;
+    return true;
+}
+
 /* ---- growable rings (unlimited buffers, source queues) ------------------ */
 
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask)
@@ -488,11 +499,13 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
+    n->robuf = calloc(n->topo.routers, sizeof *n->robuf);
     n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
+    n->rnvc = calloc(n->topo.routers, sizeof *n->rnvc);
     n->rna = calloc(n->topo.routers, sizeof *n->rna);
     n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->router_active || !n->rocc || !n->rports || !n->rnv || !n->rna ||
+    if (!n->router_active || !n->rocc || !n->rports || !n->robuf || !n->rnv || !n->rnvc || !n->rna ||
         !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
@@ -504,6 +517,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
 
+    if ((uint64_t)n->topo.routers * (uint64_t)n->P * (uint64_t)n->V >= NET_CREDIT_NODE ||
+        (uint64_t)n->topo.nodes * (uint64_t)n->V >= NET_CREDIT_NODE)
+        return saturn_error_set(err, SATURN_EINPUT, "network too large: %llu routers x %d ports "
+                                "x %d VCs exceed the 2^31 VCs a credit can name",
+                                (unsigned long long)n->topo.routers, n->P, n->V);
     if (build_ports(n) || build_buffers(n) || build_nodes(n, seed) ||
         net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")))
         return saturn_error_set(err, SATURN_ENOMEM,
@@ -644,6 +662,10 @@ void net_destroy(struct net *n)
             for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nq; i++)
                 free(w->wheel[i].e);
         free(w->wheel);
+        if (w->credit)
+            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
+                free(w->credit[i].i);
+        free(w->credit);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -663,7 +685,9 @@ void net_destroy(struct net *n)
     free(n->router_active);
     free(n->rocc);
     free(n->rports);
+    free(n->robuf);
     free(n->rnv);
+    free(n->rnvc);
     free(n->rna);
     free(n->rstamp);
     free(n->arb_rr);
@@ -880,8 +904,10 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 pt->nonempty |= 1ULL << e->vc;
                 if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
                     w->last_move = n->now;
-                uint32_t r = pt->router;
-                n->rports[r] |= 1ULL << (e->target - r * (uint32_t)n->P);
+                uint32_t r = pt->router, p = e->target - r * (uint32_t)n->P;
+                if (iv->count == 1 && net_mob_counted(n, p, e->vc))
+                    n->rnvc[r]++;
+                n->rports[r] |= 1ULL << p;
                 n->rocc[r]++;
                 n->router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
@@ -898,17 +924,25 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 if (e->f.flags & FLIT_HEAD)
                     n->pk[e->f.pid].t_out = n->now;
                 o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
-                n->ports[e->target].ob_nonempty |= 1ULL << e->vc;
+                struct port *pt = &n->ports[e->target];
+                pt->ob_nonempty |= 1ULL << e->vc;
+                n->robuf[pt->router] |= 1ULL << (e->target - pt->router * (uint32_t)n->P);
                 break;
             }
-            case EV_CREDIT:
-                /* Range checked by the audit (sim.check_invariants). */
-                n->ovcs[(size_t)e->target * V + e->vc].credits++;
-                break;
-            case EV_CREDIT_NODE:
-                n->inj_credits[(size_t)e->target * V + e->vc]++;
-                break;
             }
+        }
+        q->n = 0;
+    }
+    /* Credits only add up (range checked by the audit, sim.check_invariants). */
+    const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
+    for (uint32_t src = 0; src < n->nparts; src++) {
+        struct creditq *q = &n->parts[src].credit[cslot];
+        for (uint32_t i = 0; i < q->n; i++) {
+            uint32_t x = q->i[i];
+            if (__builtin_expect(x & NET_CREDIT_NODE, 0))
+                n->inj_credits[x & ~NET_CREDIT_NODE]++;
+            else
+                n->ovcs[x].credits++;
         }
         q->n = 0;
     }
@@ -942,12 +976,13 @@ static bool sinks_due(const struct net *n)
 void net_part_routers(struct net *n, struct net_part *w)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    const router_step_fn step = router_step_for(n);
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd];
         while (m) {
             uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            router_step(n, w, r);
+            step(n, w, r);
             if (n->rocc[r] == 0)
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }

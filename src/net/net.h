@@ -133,10 +133,11 @@ struct node {
     struct rng rng;
 };
 
-enum ev_kind { EV_FLIT, EV_OBUF, EV_CREDIT, EV_CREDIT_NODE, EV_SINK };
+enum ev_kind { EV_FLIT, EV_OBUF, EV_SINK };
 
-/* target: a global port (EV_FLIT: input side; EV_OBUF, EV_CREDIT: output
- * side) or a node (EV_CREDIT_NODE, EV_SINK); vc: the VC at that port. */
+/* target: a global port (EV_FLIT: input side; EV_OBUF: output side) or a
+ * node (EV_SINK); vc: the VC at that port. Credits travel apart (struct
+ * creditq). */
 struct event {
     uint32_t target;
     uint16_t vc;
@@ -146,6 +147,16 @@ struct event {
 
 struct evq {
     struct event *e;
+    uint32_t n, cap;
+};
+
+/* Credits on their way back, apart from the events: a credit only adds
+ * one to a counter, so it travels as that counter's index, 4 bytes, and
+ * arrives with one increment. An entry is an output VC (global port *
+ * V + vc), or with NET_CREDIT_NODE a node's injection VC (node * V + vc). */
+#define NET_CREDIT_NODE 0x80000000u
+struct creditq {
+    uint32_t *i;
     uint32_t n, cap;
 };
 
@@ -161,6 +172,9 @@ struct net_part {
      * wheel[slot * nq + d], d < nparts a partition, d == nparts the sinks
      * (delivered serially, in partition order). */
     struct evq *wheel;
+    /* Credits this partition returns, by arrival slot and destination
+     * partition: credit[slot * nparts + d]. */
+    struct creditq *credit;
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
     uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */
@@ -240,6 +254,7 @@ struct net {
     uint64_t *router_active; /* bitmap */
     uint32_t *rocc;          /* flits held by each router */
     uint64_t *rports;        /* per router: input ports holding flits */
+    uint64_t *robuf;         /* per router: output ports with flits in output buffers */
     struct rng *router_rng;
 
     const struct route_ops *rops;
@@ -259,6 +274,8 @@ struct net {
      * them that sent a flit in it. Counted buffers: mob_ports. */
     uint64_t mob_ports;
     uint32_t *rnv, *rna;
+    uint32_t *rnvc;          /* per router: counted input VCs holding flits now (Nv as the
+                                cycle starts, kept up to date as VCs fill and empty) */
     uint64_t *rstamp;        /* cycle of rnv/rna + 1; older means 0 */
     uint64_t cyc_nv, cyc_na; /* sums over routers, current cycle */
     net_deliver_fn deliver;

@@ -8,6 +8,7 @@
 #include "net/net.h"
 
 bool net_evq_grow(struct evq *q);
+bool net_creditq_grow(struct creditq *q);
 
 /* Schedule an event for cycle `when`, sent by partition w to partition
  * dpart (n->nparts: the serial sink lane). Serial phases send as
@@ -27,27 +28,50 @@ static inline void net_push_event(struct net *n, struct net_part *w, uint64_t wh
     e->kind = (uint16_t)kind;
     e->f = f;
 }
+/* A credit for counter idx (struct creditq) arriving at cycle `when` in
+ * partition dpart, sent by partition w. */
+static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t when,
+                                   uint32_t dpart, uint32_t idx)
+{
+    struct creditq *q = &w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart];
+    if (__builtin_expect(q->n == q->cap, 0) && !net_creditq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    q->i[q->n++] = idx;
+}
+/* Does mobility count input VC (p, v) of a router (net.h, rnvc)? */
+static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
+{
+    return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
+}
 /* Take the front flit of input VC (p, v) of router r out of its buffer,
  * returning its slot's credit upstream. */
-static inline flit_t net_ivc_pop(struct net *n, struct net_part *w, uint32_t r, int p, int v)
+static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
+                                                                uint32_t r, int p, int v)
 {
     const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
     flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
-    if (--iv->count == 0 && !(n->ports[gp].nonempty &= ~(1ULL << v)))
-        n->rports[r] &= ~(1ULL << p);
-    const struct port *in = &n->ports[gp];
-    if (in->cap != 0) { /* unlimited buffers: nobody counts their slots */
-        flit_t none = {0, 0, 0};
-        net_push_event(n, w, n->now + in->credit_lat,
-                       in->kind == PORT_LOCAL ? EV_CREDIT_NODE : EV_CREDIT, in->up_part, in->up,
-                       (uint32_t)v, none);
+    if (--iv->count == 0) {
+        if (net_mob_counted(n, (uint32_t)p, (uint32_t)v))
+            n->rnvc[r]--;
+        if (!(n->ports[gp].nonempty &= ~(1ULL << v)))
+            n->rports[r] &= ~(1ULL << p);
     }
+    const struct port *in = &n->ports[gp];
+    if (in->cap != 0) /* unlimited buffers: nobody counts their slots */
+        net_push_credit(n, w, n->now + in->credit_lat, in->up_part,
+                        (in->up * (uint32_t)n->V + (uint32_t)v) |
+                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
 void router_step(struct net *n, struct net_part *w, uint32_t r);
+/* router_step compiled for this network's options (router.c). */
+typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
+router_step_fn router_step_for(const struct net *n);
 /* The context of serial phases (between the parallel ones). */
 static inline struct net_part *net_serial_part(struct net *n) { return &n->parts[0]; }
 /* Records a failure of partition w. Of several in one cycle the one with

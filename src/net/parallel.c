@@ -137,10 +137,11 @@ int net_partition_build(struct net *n, uint32_t threads)
         for (uint32_t x = w0; x < w1; x++)
             n->word_part[x] = (uint16_t)t;
         w->wheel = calloc(queues, sizeof *w->wheel);
+        w->credit = calloc((size_t)(n->wheel_mask + 1) * T, sizeof *w->credit);
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);
         w->va_best = malloc((size_t)n->P * n->V * sizeof *w->va_best);
-        if (!w->wheel || !w->va_scratch || !w->sa_scratch || !w->va_best)
+        if (!w->wheel || !w->credit || !w->va_scratch || !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
         memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
     }

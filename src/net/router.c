@@ -24,6 +24,17 @@ struct va_req {
 };
 _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
 
+/* The router's cycle is compiled three times (router_step_fn): RM_ANY
+ * reads every option at run time; RM_PLAIN and RM_PLAIN_OBUF are for
+ * routers without the central arbiter, iSLIP, metapackets, link records,
+ * packet-ordered outputs or the recovery lane (router_mode), without and
+ * with output buffers, so that the compiler drops those branches from the
+ * hot path. The three do the same thing wherever they apply. */
+enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF };
+#define ANY(M) ((M) == RM_ANY)
+#define OBUF_ON(n, M) (ANY(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
+#define HOT static inline __attribute__((always_inline))
+
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
  * tail in the last cycle: BookSim's allocation stage sees it now, its
  * switch stage next cycle, so the head crosses no earlier than then. */
@@ -142,8 +153,8 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
  * reaches the next router after delay cycles. */
-static inline void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op,
-                             uint32_t gop, struct ovc *o, uint32_t vc, flit_t f, uint32_t delay)
+HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
+                   struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M)
 {
     if (!op->out_unlimited)
         o->credits--;
@@ -153,7 +164,7 @@ static inline void onto_link(struct net *n, struct net_part *w, uint32_t r, stru
     op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
-    if (n->link_first)
+    if (ANY(M) && n->link_first)
         record_link(n, w, gop, f);
 }
 
@@ -189,7 +200,7 @@ static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
 }
 
 /* Move the front flit of input VC (p, v) through the crossbar. */
-static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
+HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
@@ -205,7 +216,7 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
         /* No delay: this cycle's events are spent; the sink takes it after
          * the routers, in router order (partition by partition). */
         net_push_event(n, w, n->now + delay, EV_SINK, n->nparts, node, 0, f);
-    } else if (n->obuf_on) {
+    } else if (OBUF_ON(n, M)) {
         if (!n->obuf_unlimited)
             o->ob_space--;
         if (n->xbar_delay == 0) {
@@ -218,11 +229,12 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
                 n->pk[f.pid].t_out = n->now;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
+            n->robuf[r] |= 1ULL << iv->out_port;
         } else {
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -237,20 +249,31 @@ static void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v)
     }
 }
 
+/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
+static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
+{
+    return s ? ((m >> s) | (m << (width - s))) & full : m;
+}
+static inline int unrotate(int bit, int s, int width)
+{
+    int x = bit + s;
+    return x >= width ? x - width : x;
+}
+
 /* Send the front flit of output VC (port gop, v) onto its link. */
-static void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op,
-                      uint32_t gop, int v)
+HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
+                   int v, const int M)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
-    if (--o->ob_count == 0)
-        op->ob_nonempty &= ~(1ULL << v);
+    if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
+        n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
     if (!n->obuf_unlimited)
         o->ob_space++;
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
     w->last_move = n->now;
-    if (n->packet_links)
+    if (ANY(M) && n->packet_links)
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
@@ -271,16 +294,19 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
  * over the VCs (output_order = flit), or one packet at a time, the head
  * that reached the output first (lowest packet id on ties) going next
  * (output_order = packet). */
-static void link_stage(struct net *n, struct net_part *w, uint32_t r)
+HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
-    for (int p = 0; p < n->topo.radix; p++) {
+    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
+    /* only the outputs with something to send, in port order */
+    for (uint64_t pm = n->robuf[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (!op->ob_nonempty || op->stolen == n->now + 1)
+        if (ANY(M) && op->stolen == n->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
-        if (n->packet_links) {
+        if (ANY(M) && n->packet_links) {
             int v = op->link_hold;
             if (v < 0) { /* the earliest waiting head */
                 uint64_t best_t = UINT64_MAX;
@@ -297,13 +323,17 @@ static void link_stage(struct net *n, struct net_part *w, uint32_t r)
                 }
             }
             if (v >= 0 && link_ready(n, op, &ov[v]))
-                link_send(n, w, r, op, gop, v);
+                link_send(n, w, r, op, gop, v, M);
             continue;
         }
-        for (int i = 0, v = op->ob_rr; i < V; i++, v = v + 1 == V ? 0 : v + 1) {
+        /* round-robin from ob_rr over the VCs holding flits (link_ready is
+         * false for the others) */
+        const int s = op->ob_rr;
+        for (uint64_t rot = rotate_from(op->ob_nonempty, s, V, vfull); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s, V);
             if (!link_ready(n, op, &ov[v]))
                 continue;
-            link_send(n, w, r, op, gop, v);
+            link_send(n, w, r, op, gop, v, M);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
@@ -352,19 +382,8 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
     int v = reqvc[op * P + pick];
     const struct ivc *iv = &ivcs[pick * V + v];
     bool tail = iv->buf[iv->head].flags & FLIT_TAIL;
-    xfer(n, w, r, pick, v);
+    xfer(n, w, r, pick, v, RM_ANY);
     pt->link_hold = tail ? -1 : pick * V + v;
-}
-
-/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
-static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
-{
-    return s ? ((m >> s) | (m << (width - s))) & full : m;
-}
-static inline int unrotate(int bit, int s, int width)
-{
-    int x = bit + s;
-    return x >= width ? x - width : x;
 }
 
 /* The central arbiter (paper 001's router): new heads queue for it; when
@@ -593,14 +612,14 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         int s = ports[p].sa_acc_rr;
         int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s, P, pfull)), s, P);
         int v = reqvc[op * P + p];
-        xfer(n, w, r, p, v);
+        xfer(n, w, r, p, v, RM_ANY);
         ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
         ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
         ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
     }
 }
 
-void router_step(struct net *n, struct net_part *w, uint32_t r)
+HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -611,10 +630,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
     const uint64_t now = n->now;
 
     /* Mobility: counted buffers holding a flit as the cycle starts. */
-    uint32_t nv = 0;
-    for (uint64_t pm = n->rports[r] & n->mob_ports; pm; pm &= pm - 1)
-        for (uint64_t m = ports[__builtin_ctzll(pm)].nonempty & n->data_mask; m; m &= m - 1)
-            nv++; /* few bits: cheaper than a popcount call without -mpopcnt */
+    const uint32_t nv = n->rnvc[r];
     n->rnv[r] = nv;
     n->rna[r] = 0; /* counted by xfer */
     n->rstamp[r] = now + 1;
@@ -623,7 +639,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
     /* 1. Route heads at the front of idle VCs; VC allocation requests.
      * With one central arbiter, a head waits for it (WAIT), is routed
      * alone, and goes back to waiting for it when no VC is granted. */
-    if (n->central)
+    if (ANY(M) && n->central)
         central_arbiter(n, w, r);
     struct va_req *req = w->va_scratch;
     int nreq = 0;
@@ -642,7 +658,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                                      "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
                     return;
                 }
-                if (__builtin_expect(v == n->Vd, 0)) { /* a metapacket */
+                if (ANY(M) && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
                     meta_route(n, f.pid, &ir->route);
                     ir->len = 2;
                 } else {
@@ -675,19 +691,19 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
-            if (n->va_islip) /* every free VC of the route is asked for below */
+            if (ANY(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
-            else if (n->central && n->arb_requeue)
+            else if (ANY(M) && n->central && n->arb_requeue)
                 iv->state = IVC_WAIT;
         }
     }
     const unsigned nlin = (unsigned)(P * V);
-    if (n->va_islip)
+    if (ANY(M) && n->va_islip)
         va_alloc_islip(n, w, r, req, nreq);
-    for (int i = 0; i < nreq && !n->va_islip; i++) {
+    for (int i = 0; i < nreq && !(ANY(M) && n->va_islip); i++) {
         if (req[i].done)
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
@@ -715,15 +731,15 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
-    if (n->central && n->arb_requeue)
+    if (ANY(M) && n->central && n->arb_requeue)
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
 
-    if (n->sw_islip) {
+    if (ANY(M) && n->sw_islip) {
         sw_alloc_islip(n, w, r);
         if (n->obuf_on)
-            link_stage(n, w, r);
+            link_stage(n, w, r, RM_ANY);
         return;
     }
 
@@ -743,7 +759,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             continue;
         int picked = 0;
         uint64_t outs = 0;
-        if (__builtin_expect(m & n->meta_bit, 0)) {
+        if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
             /* the meta VC goes first: metapackets have priority over data */
             m &= ~n->meta_bit;
             const struct ivc *iv = &ivcs[p * V + n->Vd];
@@ -762,12 +778,12 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             int v = unrotate(__builtin_ctzll(rot), s, V);
             rot &= rot - 1;
             const struct ivc *iv = &ivcs[p * V + v];
-            if (n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
+            if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
             if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
                 continue;
             /* an ejection port carrying another packet whole: wait */
-            if (n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
+            if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
                 ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
                 continue;
             int op = iv->out_port;
@@ -786,14 +802,14 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
         uint64_t rot = rotate_from(omask[op], s, P, pfull);
         /* A node takes one flit per cycle whatever the speedup. */
         int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
-        if (__builtin_expect(ports[op].stolen == now + 1, 0))
+        if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
-        if (n->packet_links && ports[op].kind == PORT_LOCAL) {
+        if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
             eject_in_order(n, w, r, op, omask[op], reqvc);
             continue;
         }
         int g = 0;
-        if (__builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
+        if (ANY(M) && __builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
             meta_xfer(n, w, r, meta_p);
             g = 1;
         }
@@ -801,12 +817,42 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
             int v = reqvc[op * P + p];
-            xfer(n, w, r, p, v);
+            xfer(n, w, r, p, v, M);
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
     }
 
-    if (n->obuf_on)
-        link_stage(n, w, r);
+    if (OBUF_ON(n, M))
+        link_stage(n, w, r, M);
+}
+
+static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_impl(n, w, r, RM_ANY);
+}
+
+static void router_step_plain(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_impl(n, w, r, RM_PLAIN);
+}
+
+static void router_step_plain_obuf(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_impl(n, w, r, RM_PLAIN_OBUF);
+}
+
+/* Options that RM_PLAIN leaves out; link records may start after creation,
+ * so this is asked again every cycle (net_part_routers). */
+router_step_fn router_step_for(const struct net *n)
+{
+    if (n->central || n->va_islip || n->sw_islip || n->meta || n->trace || n->link_first ||
+        n->packet_links || n->rec)
+        return router_step_any;
+    return n->obuf_on ? router_step_plain_obuf : router_step_plain;
+}
+
+void router_step(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_for(n)(n, w, r);
 }

@@ -189,11 +189,19 @@ struct route_cand df_vcs(const struct net *n, int port, const char *order, int a
 {
     const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
     const char c = global ? 'G' : 'L';
-    const int m = slots_of(order, c), nvc = global ? n->global_vcs : n->local_vcs;
-    int lo = -1, hi = -1;
-    for (int s = 0; s < m; s++) {
-        int pos = slot_pos(order, c, s);
-        if ((pos > arrival || (same && pos == arrival)) && fits(order, pos, rest)) {
+    const int nvc = global ? n->global_vcs : n->local_vcs;
+    /* One pass over the order: slot s of class c sits at position pos. The
+     * rest fits after fewer positions the later pos is, so once it no
+     * longer fits no later slot does; m counts the slots all the same. */
+    int lo = -1, hi = -1, m = 0;
+    bool room = true;
+    for (int pos = 0; order[pos]; pos++) {
+        if (order[pos] != c)
+            continue;
+        const int s = m++;
+        if (room && (pos > arrival || (same && pos == arrival))) {
+            if (!(room = fits(order, pos, rest)))
+                continue;
             if (lo < 0)
                 lo = s;
             hi = s;
