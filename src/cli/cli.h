@@ -2,8 +2,11 @@
 #ifndef SATURN_CLI_H
 #define SATURN_CLI_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdio.h>
+
+#include "core/progress.h"
 
 #include "saturn/io.h"
 #include "saturn/saturn.h"
@@ -20,7 +23,9 @@ struct cli_args {
     const char *chart_path;
     const char *gen_path;   /* --by-generation */
     int chart_scale;
+    int progress; /* --progress[=live|plain], --no-progress; -1: not given */
     bool quiet;
+    bool verbose; /* the whole configuration in summaries */
     bool help;
 };
 
@@ -36,14 +41,39 @@ int cli_csv_open(struct cli_csv *c, const char *path, const char *header);
 int cli_csv_commit(struct cli_csv *c); /* 0, or an exit code after printing */
 void cli_csv_abort(struct cli_csv *c);
 void cli_free(struct cli_args *a);
+/* The configuration's warnings (a key given twice), on stderr. */
+void cli_print_warnings(const struct saturn_config *c);
 /* Prints err and maps its code to an exit code. */
 int cli_fail(const struct saturn_error *err);
-/* Progress line on a terminal, nothing otherwise. */
-void cli_progress(void *user, unsigned long long cycle, const char *phase);
+/* Progress on stderr (cli/progress.c): a live line on a terminal, a plain
+ * line every few seconds otherwise; --progress forces it on, -q off. */
+struct cli_progress {
+    struct progress_meter m;
+    pthread_mutex_t lock; /* reports may come from worker threads */
+    struct saturn_progress last;
+    char task[32], phase[64], label[128], unit[24];
+    const char *name; /* the closing line's name (NULL: the last report's task) */
+    bool reported, forced;
+};
+/* The style for --progress (requested, -1: not given) and -q. */
+enum progress_style cli_progress_style(int requested, bool quiet);
+/* 1 when w is a progress option (then *style is set), else 0. */
+int cli_progress_arg(const char *w, int *style);
+void cli_progress_start(struct cli_progress *p, enum progress_style style, bool forced);
+void cli_progress_report(void *user, const struct saturn_progress *r); /* a saturn_progress_fn */
+/* Clears a live line; a plain meter that printed (or was forced) closes
+ * with a "done" line when ok. */
+void cli_progress_end(struct cli_progress *p, bool ok);
+/* Blanks a live line (on a terminal) before other output. */
 void cli_progress_clear(void);
-void cli_print_config(FILE *f, const struct saturn_config *c);
+/* cli_progress_start for the progress options in a. */
+void cli_progress_begin(struct cli_progress *p, const struct cli_args *a);
+/* The resolved configuration, by section: the keys that apply to the run
+ * and those set (all when verbose); tool names a section to show too
+ * ("curve"), or is NULL. */
+void cli_print_config(FILE *f, const struct saturn_config *c, const char *tool, bool verbose);
 void cli_print_summary(FILE *f, const struct saturn_config *c,
-                       const struct saturn_results *r);
+                       const struct saturn_results *r, bool verbose);
 
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);

@@ -44,11 +44,6 @@ static int on_point(void *user, const struct saturn_config *c, const struct satu
     return 0;
 }
 
-static void progress(void *user, uint64_t cycle, const char *phase)
-{
-    cli_progress(user, (unsigned long long)cycle, phase);
-}
-
 int cmd_curve(int argc, char **argv)
 {
     struct cli_args a;
@@ -64,7 +59,6 @@ int cmd_curve(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    (void)progress;
     struct curve_out o = {.quiet = a.quiet};
     csv_append(&o, "rate,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,"
                    "network_latency_mean,hops_mean,inflight_mean,saturated,measured_packets,"
@@ -74,7 +68,11 @@ int cmd_curve(int argc, char **argv)
                saturn_version());
     struct saturn_error err = {0};
     struct saturn_curve_summary sum;
-    rc = saturn_curve(a.cfg, on_point, &o, &sum, &err);
+    struct cli_progress prog;
+    cli_progress_begin(&prog, &a);
+    prog.name = "curve";
+    rc = saturn_curve_progress(a.cfg, on_point, &o, cli_progress_report, &prog, &sum, &err);
+    cli_progress_end(&prog, rc == 0);
     if (rc) {
         rc = cli_fail(&err);
     } else {
@@ -91,7 +89,7 @@ int cmd_curve(int argc, char **argv)
             printf("zero-load latency %.2f cycles (first point), %d points\n",
                    sum.zero_load_latency, sum.points);
             printf("configuration (resolved):\n");
-            cli_print_config(stdout, a.cfg);
+            cli_print_config(stdout, a.cfg, "curve", a.verbose);
         }
     }
     free(o.csv);

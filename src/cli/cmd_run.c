@@ -3,11 +3,6 @@
 
 #include "cli/cli.h"
 
-static void progress(void *user, uint64_t cycle, const char *phase)
-{
-    cli_progress(user, (unsigned long long)cycle, phase);
-}
-
 /* A cell of the series: empty where the value is undefined (negative). */
 static void cell(FILE *f, double v, const char *sep)
 {
@@ -40,24 +35,34 @@ int cmd_run(int argc, char **argv)
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn run [--preset NAME] [FILE.ini] [key=value ...] [--json PATH]\n"
-                   "                  [--series PATH] [--links PATH] [--chart PATH.png [--chart-scale N]]\n"
-                   "                  [--by-generation PATH] [-q]\n\n"
-                   "Runs one simulation (sim.workload: steady or collective) and prints a\n"
-                   "summary with the resolved configuration. --json PATH writes one JSON\n"
-                   "record (config, seed, version, metrics, latency histogram); --series PATH\n"
-                   "writes a time series every sim.series_interval cycles (CSV: cycle,\n"
-                   "in-flight and queued packets, %%ba = 100 Nv/routers, %%mr = 100 Ra,\n"
-                   "%%thr = throttled nodes, accepted and offered flits/node/cycle, latency,\n"
-                   "packet entropy E; a ramp adds its nominal load and moving averages);\n"
-                   "--links PATH (collectives) writes every link's first and last flit cycle,\n"
-                   "busy cycles and occupation; --chart PATH.png draws links (x) against time\n"
-                   "(y), a colour per slice, grey where a flit waited, white idle (N pixels a\n"
-                   "cell, default 2); --by-generation PATH writes, per sim.generation_bin\n"
-                   "cycles of generation time, the packets delivered, their mean latency and\n"
-                   "the fractions misrouted globally and locally (a transient's response);\n"
-                   "-q prints\n"
-                   "nothing but errors. Without FILE the built-in defaults run\n"
-                   "(an 8x8 torus, DOR, uniform traffic at 0.1 flits/node/cycle).\n");
+                   "                  [--series PATH] [--links PATH] [--chart PATH.png|PATH.svg\n"
+                   "                  [--chart-scale N]] [--by-generation PATH] [--plot PATH]\n"
+                   "                  [--verbose] [--progress[=live|plain]] [-q]\n\n"
+                   "Runs one simulation of the workload sim.workload: steady (Bernoulli load:\n"
+                   "warm-up, measurement window, drain; the saturation verdict), collective (N\n"
+                   "packets per node, optionally sliced: duration and thickness), ramp (the load\n"
+                   "rising linearly: the critical load) or phases (a sequence of rate/pattern\n"
+                   "phases: a bursty load). Prints a summary and the resolved configuration:\n"
+                   "the keys that apply to this run and those set (--verbose: every key).\n\n"
+                   "--json PATH writes one JSON record (config, seed, version, metrics, latency\n"
+                   "histogram); --series PATH writes a time series every sim.series_interval\n"
+                   "cycles (CSV: cycle, in-flight and queued packets, %%ba = 100 Nv/routers,\n"
+                   "%%mr = 100 Ra, %%thr = throttled nodes, accepted and offered\n"
+                   "flits/node/cycle, latency, packet entropy E; a ramp adds its nominal load\n"
+                   "and moving averages), and --plot PATH (.png, .svg or .pdf) draws it with\n"
+                   "gnuplot; --links PATH (collectives) writes every link's first and last\n"
+                   "flit cycle, busy cycles and occupation; --chart PATH.png or PATH.svg draws\n"
+                   "links (x) against cycles (y), a colour per slice, grey where a flit\n"
+                   "waited, white idle, with axes and a colour key (N pixels a cell, default\n"
+                   "2); --by-generation PATH writes, per sim.generation_bin cycles of\n"
+                   "generation time, the packets delivered, their mean latency and the\n"
+                   "fractions misrouted globally and locally (a transient's response).\n"
+                   "Every output path is checked before the run.\n\n"
+                   "Progress goes to stderr: a live line on a terminal, a line every few\n"
+                   "seconds otherwise; --progress forces it on (=live or =plain: that style),\n"
+                   "--no-progress off; -q prints nothing but errors. Without FILE the\n"
+                   "built-in defaults run (an 8x8 torus, DOR, uniform traffic at 0.1\n"
+                   "flits/node/cycle).\n");
         cli_free(&a);
         return rc;
     }
@@ -68,12 +73,15 @@ int cmd_run(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    saturn_sim_set_progress(sim, progress, NULL);
+    struct cli_progress prog;
+    cli_progress_begin(&prog, &a);
+    saturn_sim_set_progress(sim, cli_progress_report, &prog);
     struct cli_csv series = {0};
     if (a.series_path) {
         if ((rc = cli_csv_open(&series, a.series_path,
                                "cycle,inflight,queued,ba_pct,mr_pct,thr_pct,accepted,offered,"
                                "latency,entropy,nominal,offered_ma,accepted_ma,latency_ma,threshold,estimate\n"))) {
+            cli_progress_end(&prog, false);
             saturn_sim_free(sim);
             cli_free(&a);
             return rc;
@@ -94,7 +102,7 @@ int cmd_run(int argc, char **argv)
                               "--chart: no link chart was recorded (charts are for collectives)");
     }
     saturn_sim_free(sim);
-    cli_progress_clear();
+    cli_progress_end(&prog, rc == 0);
     if (rc) {
         cli_csv_abort(&series);
         rc = cli_fail(&err);
@@ -139,7 +147,7 @@ int cmd_run(int argc, char **argv)
         free(json);
     }
     if (!a.quiet && rc == 0)
-        cli_print_summary(stdout, a.cfg, &r);
+        cli_print_summary(stdout, a.cfg, &r, a.verbose);
     saturn_results_free(&r);
     cli_free(&a);
     return rc;

@@ -94,7 +94,7 @@ static const char help_text[] =
 
 struct sweep_args {
     const char *spec, *csv, *summarize;
-    int jobs;
+    int jobs, progress;
     bool summary, quiet, help, dry_run;
     const char *overrides[256];
     int noverrides;
@@ -114,6 +114,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
     static const char *const sopts[] = {"metric", "better", "across", "group", "seeds", "baseline"};
     memset(a, 0, sizeof *a);
+    a->progress = -1;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = n > 0 ? (int)n : 1;
     for (int i = 1; i < argc; i++) {
@@ -130,6 +131,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (cli_progress_arg(w, &a->progress)) {
+            continue;
         } else if (!strcmp(w, "--summary")) {
             a->summary = true;
         } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
@@ -258,8 +261,11 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     double t0 = now();
     struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
                               .csv_path = a->csv, .total = sw->npoints,
-                              .skipped = sw->npoints - ntodo,
-                              .progress = !a->quiet && isatty(STDERR_FILENO)};
+                              .skipped = sw->npoints - ntodo};
+    struct cli_progress prog;
+    cli_progress_start(&prog, cli_progress_style(a->progress, a->quiet), a->progress >= 0);
+    prog.name = "sweep";
+    pool.progress = &prog;
     if (!rc && a->dry_run) {
         if (!a->quiet)
             list_points(sw);
@@ -299,6 +305,7 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
             printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
                    sw->npoints - ntodo, now() - t0);
     }
+    cli_progress_end(&prog, rc == 0);
     free(done);
     free(todo);
     free(header);
@@ -324,6 +331,8 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
     }
     if (sw)
         opts = sw->summary;
+    if (sw && !a.quiet)
+        cli_print_warnings(sw->base);
     for (int i = 0; !rc && i < a.nopts; i++)
         rc = saturn_summary_opts_set(&opts, a.opt_name[i], a.opt_value[i], NULL, 0, &err);
     if (!rc && (a.summary || a.summarize) && !opts.baseline[0])

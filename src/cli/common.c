@@ -59,6 +59,7 @@ static int check_outputs(const struct cli_args *a)
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
 {
     memset(a, 0, sizeof *a);
+    a->progress = -1;
     a->cfg = saturn_config_new();
     if (!a->cfg) {
         fprintf(stderr, "saturn: error: out of memory\n");
@@ -73,6 +74,10 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (cli_progress_arg(w, &a->progress)) {
+            continue;
+        } else if (!strcmp(w, "-v") || !strcmp(w, "--verbose")) {
+            a->verbose = true;
         } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale") ||
                    !strcmp(w, "--by-generation")) {
             if (i + 1 >= argc) {
@@ -132,10 +137,18 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         if (w[0] != '-' && strchr(w, '=') && saturn_config_apply_arg(a->cfg, w, &err))
             return cli_fail(&err);
     }
+    if (!a->quiet)
+        cli_print_warnings(a->cfg);
     return check_outputs(a);
 }
 
 void cli_free(struct cli_args *a) { saturn_config_free(a->cfg); }
+
+void cli_print_warnings(const struct saturn_config *c)
+{
+    for (size_t i = 0; i < saturn_config_warning_count(c); i++)
+        fprintf(stderr, "saturn: warning: %s\n", saturn_config_warning(c, i));
+}
 
 int cli_csv_open(struct cli_csv *c, const char *path, const char *header)
 {
@@ -205,43 +218,68 @@ int cli_fail(const struct saturn_error *err)
     }
 }
 
-void cli_progress(void *user, unsigned long long cycle, const char *phase)
+void cli_progress_begin(struct cli_progress *p, const struct cli_args *a)
 {
-    (void)user;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r  saturn: cycle %llu (%s)   ", cycle, phase);
+    cli_progress_start(p, cli_progress_style(a->progress, a->quiet), a->progress >= 0);
 }
 
-void cli_progress_clear(void)
+/* Length of the section part of a key ("router" of "router.vcs"). */
+static size_t section_len(const char *key)
 {
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r%60s\r", "");
+    const char *dot = strchr(key, '.');
+    return dot ? (size_t)(dot - key) : 0;
 }
 
-/* Every key, grouped by section, wrapped to the screen. */
-void cli_print_config(FILE *f, const struct saturn_config *c)
+/* The keys of a run, each section once (its keys gathered from wherever
+ * the registry has them), wrapped to the screen. Unless verbose, only
+ * the keys that apply to this run (saturn_param_applies) and those set;
+ * a key set that plays no part is marked so. */
+void cli_print_config(FILE *f, const struct saturn_config *c, const char *tool, bool verbose)
 {
-    size_t n = saturn_param_count(), col = 0;
-    char section[64] = "";
+    size_t n = saturn_param_count(), hidden = 0;
+    char *done = calloc(n, 1);
+    if (!done)
+        return;
+    size_t tl = tool ? strlen(tool) : 0;
     for (size_t i = 0; i < n; i++) {
-        const char *name = saturn_param_at(i)->name;
-        const char *dot = strchr(name, '.');
-        size_t sl = (size_t)(dot - name);
-        if (strlen(section) != sl || strncmp(section, name, sl)) {
-            snprintf(section, sizeof section, "%.*s", (int)sl, name);
-            fprintf(f, "%s  [%s]", col ? "\n" : "", section);
-            col = 4 + sl;
+        const char *key = saturn_param_at(i)->name;
+        bool tool_key = tl && !strncmp(key, tool, tl) && key[tl] == '.';
+        bool show = verbose || tool_key || saturn_param_applies(c, i) ||
+                    saturn_config_is_set(c, key);
+        if (!show) {
+            done[i] = 1;
+            hidden++;
         }
-        char item[256];
-        int len = snprintf(item, sizeof item, " %s=%s", dot + 1, saturn_config_value_text(c, i));
-        if (col + (size_t)len > 96) {
-            fprintf(f, "\n   ");
-            col = 3;
-        }
-        fputs(item, f);
-        col += (size_t)len;
     }
-    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        const char *first = saturn_param_at(i)->name;
+        size_t sl = section_len(first), col = 4 + sl;
+        fprintf(f, "  [%.*s]", (int)sl, first);
+        for (size_t j = i; j < n; j++) {
+            const char *key = saturn_param_at(j)->name;
+            if (done[j] || section_len(key) != sl || strncmp(key, first, sl))
+                continue;
+            done[j] = 1;
+            bool unused = !verbose && !saturn_param_applies(c, j) &&
+                          !(tl && !strncmp(key, tool, tl) && key[tl] == '.');
+            char item[320];
+            int len = snprintf(item, sizeof item, " %s=%s%s", key + sl + 1,
+                               saturn_config_value_text(c, j), unused ? " (unused)" : "");
+            if (col + (size_t)len > 96) {
+                fprintf(f, "\n   ");
+                col = 3;
+            }
+            fputs(item, f);
+            col += (size_t)len;
+        }
+        fputc('\n', f);
+    }
+    if (hidden)
+        fprintf(f, "  (%zu keys of other topologies, routings, workloads and controllers not "
+                   "shown: --verbose or saturn config)\n", hidden);
+    free(done);
 }
 
 static void print_latency(FILE *f, const char *what, const struct saturn_latency *l)
@@ -255,7 +293,7 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
 }
 
 void cli_print_summary(FILE *f, const struct saturn_config *c,
-                       const struct saturn_results *r)
+                       const struct saturn_results *r, bool verbose)
 {
     int64_t k[SATURN_LIST_MAX];
     int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
@@ -361,5 +399,5 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         fprintf(f, ", %u threads", r->threads);
     fputc('\n', f);
     fprintf(f, "configuration (resolved):\n");
-    cli_print_config(f, c);
+    cli_print_config(f, c, NULL, verbose);
 }
