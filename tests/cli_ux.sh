@@ -110,5 +110,66 @@ check drain0 0 "$bin" run network.k=4 steady.warmup=200 steady.measure=300 stead
 contains drain0 "$tmp/out" "steady.drain_max = 0 waits for none"
 lacks drain0 "$tmp/out" "0 cycles after"
 
+# Output paths and what they need, checked before the run (a run of
+# 10^8 cycles would not end within the test): a folder that is missing, a
+# format unknown, gnuplot missing, an output the command does not write.
+long="network.k=4 steady.measure=100000000"
+check curve-plot-dir 2 "$bin" curve $long --plot "$tmp/no/such/c.png" --csv "$tmp/c.csv"
+contains curve-plot-dir "$tmp/err" "--plot '$tmp/no/such/c.png': cannot write in"
+[ -e "$tmp/c.csv" ] && { fail=$((fail + 1)); echo "FAIL curve-plot-dir wrote the CSV"; } || pass=$((pass + 1))
+check curve-plot-ext 2 "$bin" curve $long --plot "$tmp/c.gif"
+contains curve-plot-ext "$tmp/err" "give a .png, .svg or .pdf file"
+check curve-no-gnuplot 2 env PATH=/nonexistent "$bin" curve $long --plot "$tmp/c.png"
+contains curve-no-gnuplot "$tmp/err" "gnuplot is not installed"
+contains curve-no-gnuplot "$tmp/err" "gnuplot-nox"
+check sweep-csv-dir 2 "$bin" sweep "$src/examples/sweep_vcs.ini" --csv "$tmp/no/such/s.csv"
+contains sweep-csv-dir "$tmp/err" "--csv '$tmp/no/such/s.csv': cannot write in"
+mkdir "$tmp/sum.summary.csv"
+check sweep-summary-dir 2 "$bin" sweep "$src/examples/sweep_vcs.ini" --csv "$tmp/sum.csv" --summary
+contains sweep-summary-dir "$tmp/err" "is a directory"
+[ -e "$tmp/sum.csv" ] && { fail=$((fail + 1)); echo "FAIL sweep-summary-dir ran"; } || pass=$((pass + 1))
+check sweep-plot-ext 2 "$bin" sweep "$src/examples/sweep_vcs.ini" --csv "$tmp/sp.csv" --plot "$tmp/sp.txt"
+check run-plot-alone 2 "$bin" run $long --plot "$tmp/r.png"
+contains run-plot-alone "$tmp/err" "give --series PATH too"
+check run-chart-steady 2 "$bin" run $long --chart "$tmp/r.png"
+contains run-chart-steady "$tmp/err" "recorded for collectives"
+check run-chart-ext 2 "$bin" run $long sim.workload=collective --chart "$tmp/r.gif"
+contains run-chart-ext "$tmp/err" "give a .png or .svg file"
+check model-json 2 "$bin" model --json "$tmp/m.json"
+contains model-json "$tmp/err" "--json: saturn model writes no such file"
+check cupstack-json 2 "$bin" cupstack --json "$tmp/m.json"
+check ga-series 2 "$bin" ga --series "$tmp/m.csv" --schedule "$tmp/g.csv"
+check curve-chart 2 "$bin" curve --chart "$tmp/c.png"
+mkdir -p "$tmp/a=b"
+check value-with-equals 0 "$bin" run network.k=4 steady.warmup=100 steady.measure=100 --by-generation "$tmp/a=b/g.csv" -q
+[ -s "$tmp/a=b/g.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --by-generation PATH with '='"; }
+
+# Figures: a curve, a sweep and a series with gnuplot, link charts with
+# cairo (PNG and SVG); each a file of its format.
+png() { # name, file: a PNG image
+    if [ "$(head -c 8 "$2" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; then
+        pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL $1: $2 is not a PNG"; fi
+}
+if command -v gnuplot >/dev/null; then
+    check curve-plot 0 "$bin" curve network.k=4 steady.warmup=300 steady.measure=600 curve.step=0.1 --plot "$tmp/curve.png" --csv "$tmp/curve.csv" -q
+    png curve-plot "$tmp/curve.png"
+    check curve-plot-svg 0 "$bin" curve network.k=4 steady.warmup=300 steady.measure=600 curve.step=0.2 --plot "$tmp/curve.svg" -q
+    contains curve-plot-svg "$tmp/curve.svg" "<svg"
+    check sweep-plot 0 "$bin" sweep "$src/examples/sweep_vcs.ini" network.k=4 collective.packets=1 --csv "$tmp/sw2.csv" --plot "$tmp/sweep.png" -q -j 2
+    png sweep-plot "$tmp/sweep.png"
+    check series-plot 0 "$bin" run network.k=4 steady.warmup=300 steady.measure=600 sim.series_interval=50 --series "$tmp/series.csv" --plot "$tmp/series.png" -q
+    png series-plot "$tmp/series.png"
+    check plot-curve-sh 0 bash "$src/scripts/plot-curve.sh" "$tmp/curves.png" "$tmp/curve.csv"
+    png plot-curve-sh "$tmp/curves.png"
+    ls "$tmp" | grep -q '\.tmp\.' && { fail=$((fail + 1)); echo "FAIL: a temporary figure left"; } || pass=$((pass + 1))
+else
+    echo "gnuplot missing: figure tests skipped"
+fi
+tiny="network.k=4 router.buf_flits=4 routing.dateline=cumulative sim.workload=collective collective.packets=1 traffic.pattern=brev"
+check chart-png 0 "$bin" run $tiny collective.payload=8 collective.slices=2 collective.interval=10 --chart "$tmp/chart.png" -q
+png chart-png "$tmp/chart.png"
+check chart-svg 0 "$bin" run $tiny collective.payload=8 collective.slices=2 collective.interval=10 --chart "$tmp/chart.svg" -q
+contains chart-svg "$tmp/chart.svg" "<svg"
+
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

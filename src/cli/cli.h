@@ -22,6 +22,7 @@ struct cli_args {
     const char *links_path;
     const char *chart_path;
     const char *gen_path;   /* --by-generation */
+    const char *plot_path;  /* --plot: a figure drawn by gnuplot */
     int chart_scale;
     int progress; /* --progress[=live|plain], --no-progress; -1: not given */
     bool quiet;
@@ -32,6 +33,15 @@ struct cli_args {
 /* [--preset NAME] [FILE.ini] [key=value ...] [--json PATH] [--csv PATH] [-q]. Returns 0 or
  * an exit code after printing the error. */
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv);
+/* The output options a command writes (cli_only): another one given is
+ * an error (exit 2), not a file silently never written. */
+enum {
+    CLI_JSON = 1, CLI_SERIES = 2, CLI_LINKS = 4, CLI_CHART = 8, CLI_GEN = 16, CLI_PLOT = 32
+};
+int cli_only(const struct cli_args *a, const char *cmd, unsigned allowed);
+/* The output paths of a command beyond cli_parse's, checked as cli_parse
+ * checks its own: 0 or an exit code after printing. */
+int cli_check_paths(const char *const *paths, const char *const *opts, int n);
 /* A CSV file written through a temporary name and renamed when complete. */
 struct cli_csv {
     char *path, *tmp;
@@ -74,6 +84,18 @@ void cli_progress_begin(struct cli_progress *p, const struct cli_args *a);
 void cli_print_config(FILE *f, const struct saturn_config *c, const char *tool, bool verbose);
 void cli_print_summary(FILE *f, const struct saturn_config *c,
                        const struct saturn_results *r, bool verbose);
+
+/* --plot PATH (cli/plot.c): the format known and gnuplot installed, before
+ * the run (0, or an exit code after printing); a temporary name beside
+ * path for gnuplot to write; run script (both freed) and rename. */
+int cli_plot_check(const char *path);
+char *cli_plot_tmp(const char *path);
+int cli_plot_run(const char *path, char *tmp, char *script);
+/* The mode of a new file under the umask (0666 less it). */
+unsigned cli_file_mode(void);
+/* "torus 8x8, dor routing, wormhole, 3 VCs x 8 flits, uniform traffic,
+ * 8-flit packets": a configuration in a line. */
+void cli_describe(const struct saturn_config *c, char *buf, size_t n);
 
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);

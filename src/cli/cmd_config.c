@@ -30,6 +30,8 @@ int cmd_config(int argc, char **argv)
     }
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "config", 0);
     if (a.help)
         printf("usage: saturn config --list | --presets\n"
                "       saturn config [FILE.ini] [key=value ...]\n\n"

@@ -68,6 +68,8 @@ int cmd_cupstack(int argc, char **argv)
         }
     }
     int rc = cli_parse(nrest, rest, &a, true);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "cupstack", 0);
     free(rest);
     if (rc || a.help) {
         if (a.help)

@@ -2,11 +2,13 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "io/plot.h"
 
 struct curve_out {
     bool quiet;
     char *csv;
     size_t len, cap;
+    struct plot_curve fig; /* --plot */
 };
 
 static void csv_append(struct curve_out *o, const char *line)
@@ -36,6 +38,7 @@ static int on_point(void *user, const struct saturn_config *c, const struct satu
              r->saturated ? 1 : 0, (unsigned long long)r->measured_packets,
              (unsigned long long)r->measured_delivered, r->wall_seconds);
     csv_append(o, line);
+    plot_curve_add(&o->fig, r->offered, r->accepted, r->packet_latency.mean, r->saturated);
     if (!o->quiet)
         printf("  %8.4f %9.4f %9.4f %10.2f %7.0f %7.0f  %s\n", saturn_config_real(c, "traffic.flit_rate"),
                r->offered, r->accepted, r->packet_latency.mean, r->packet_latency.p99,
@@ -48,18 +51,31 @@ int cmd_curve(int argc, char **argv)
 {
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, true);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "curve", CLI_PLOT);
     if (rc || a.help) {
         if (a.help)
-            printf("usage: saturn curve [FILE.ini] [key=value ...] [--csv PATH] [-q]\n\n"
+            printf("usage: saturn curve [--preset NAME] [FILE.ini] [key=value ...] [--csv PATH]\n"
+                   "                    [--plot PATH] [--verbose] [--progress[=live|plain]] [-q]\n\n"
                    "Runs steady-state simulations at offered loads curve.from, +curve.step, ...\n"
                    "up to curve.to (stopping after the first saturated point unless\n"
                    "curve.stop_at_saturation = false), then bisects curve.refine times between\n"
                    "the last stable and the first saturated load. Prints a table and the\n"
-                   "saturation throughput; --csv PATH writes one row per point.\n");
+                   "saturation throughput; --csv PATH writes one row per point; --plot PATH\n"
+                   "(.png, .svg or .pdf) draws latency against accepted load with gnuplot\n"
+                   "(saturated points hollow). Progress goes to stderr (--progress, -q).\n");
+        cli_free(&a);
+        return rc;
+    }
+    if ((rc = cli_plot_check(a.plot_path))) {
         cli_free(&a);
         return rc;
     }
     struct curve_out o = {.quiet = a.quiet};
+    char legend[256];
+    snprintf(legend, sizeof legend, "%s traffic, %s routing", saturn_config_str(a.cfg, "traffic.pattern"),
+             saturn_config_str(a.cfg, "routing.algorithm"));
+    o.fig.title = strdup(legend);
     csv_append(&o, "rate,offered,accepted,latency_mean,latency_p50,latency_p99,latency_max,"
                    "network_latency_mean,hops_mean,inflight_mean,saturated,measured_packets,"
                    "measured_delivered,wall_seconds\n");
@@ -78,6 +94,19 @@ int cmd_curve(int argc, char **argv)
     } else {
         if (a.csv_path && saturn_write_file_atomic(a.csv_path, o.csv, o.len, &err))
             rc = cli_fail(&err);
+        if (rc == 0 && a.plot_path) {
+            char what[512], title[600];
+            cli_describe(a.cfg, what, sizeof what);
+            snprintf(title, sizeof title, "saturn curve: %s", what);
+            char *tmp = cli_plot_tmp(a.plot_path);
+            if (!tmp)
+                rc = EXIT_BAD_INPUT;
+            else
+                rc = cli_plot_run(a.plot_path, tmp,
+                                  plot_curves_script(a.plot_path, tmp, title, &o.fig, 1, &err));
+            if (rc && err.code)
+                rc = cli_fail(&err);
+        }
         if (!a.quiet && rc == 0) {
             printf("\nsaturation throughput %.4f flits/node/cycle (highest accepted load)\n",
                    sum.saturation_throughput);
@@ -93,6 +122,7 @@ int cmd_curve(int argc, char **argv)
         }
     }
     free(o.csv);
+    plot_curve_free(&o.fig);
     cli_free(&a);
     return rc;
 }

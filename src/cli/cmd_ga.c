@@ -85,6 +85,8 @@ int cmd_ga(int argc, char **argv)
         }
     }
     int rc = cli_parse(nrest, rest, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "ga", CLI_JSON);
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn ga [--preset NAME] [FILE.ini] [key=value ...] --schedule OUT.csv\n"

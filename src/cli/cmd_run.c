@@ -1,7 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
+#include "io/plot.h"
 
 /* A cell of the series: empty where the value is undefined (negative). */
 static void cell(FILE *f, double v, const char *sep)
@@ -28,10 +30,20 @@ static void series_row(void *user, const struct saturn_series_row *r)
     cell(c->f, r->estimate, "\n");
 }
 
+static bool has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && !strcasecmp(path + n - e, ext);
+}
+
+static bool chart_svg(const char *path) { return has_ext(path, ".svg"); }
+
 int cmd_run(int argc, char **argv)
 {
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "run", CLI_JSON | CLI_SERIES | CLI_LINKS | CLI_CHART | CLI_GEN | CLI_PLOT);
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn run [--preset NAME] [FILE.ini] [key=value ...] [--json PATH]\n"
@@ -63,6 +75,26 @@ int cmd_run(int argc, char **argv)
                    "--no-progress off; -q prints nothing but errors. Without FILE the\n"
                    "built-in defaults run (an 8x8 torus, DOR, uniform traffic at 0.1\n"
                    "flits/node/cycle).\n");
+        cli_free(&a);
+        return rc;
+    }
+    /* what the outputs need, before the run */
+    if (a.plot_path && !a.series_path) {
+        fprintf(stderr, "saturn: error: --plot %s draws the time series: give --series PATH too\n",
+                a.plot_path);
+        rc = EXIT_BAD_INPUT;
+    } else if (a.chart_path && !chart_svg(a.chart_path) && !has_ext(a.chart_path, ".png")) {
+        fprintf(stderr, "saturn: error: --chart %s: give a .png or .svg file\n", a.chart_path);
+        rc = EXIT_BAD_INPUT;
+    } else if ((a.chart_path || a.links_path) && saturn_config_enum(a.cfg, "sim.workload") != 1) {
+        fprintf(stderr, "saturn: error: %s: link charts and link lists are recorded for "
+                        "collectives (sim.workload = collective), not for sim.workload = %s\n",
+                a.chart_path ? "--chart" : "--links", saturn_config_str(a.cfg, "sim.workload"));
+        rc = EXIT_BAD_INPUT;
+    } else {
+        rc = cli_plot_check(a.plot_path);
+    }
+    if (rc) {
         cli_free(&a);
         return rc;
     }
@@ -114,8 +146,20 @@ int cmd_run(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
+    if (a.plot_path) {
+        char what[512], title[600], *tmp = cli_plot_tmp(a.plot_path);
+        cli_describe(a.cfg, what, sizeof what);
+        snprintf(title, sizeof title, "saturn run (%s): %s", r.workload, what);
+        rc = !tmp ? EXIT_BAD_INPUT
+                  : cli_plot_run(a.plot_path, tmp,
+                                 plot_series_script(a.plot_path, tmp, title, a.series_path,
+                                                    !strcmp(r.workload, "ramp"), &err));
+        if (rc && err.code)
+            rc = cli_fail(&err);
+    }
     if (rc == 0 && a.chart_path &&
-        saturn_chart_png(a.chart_path, &chart, a.chart_scale ? a.chart_scale : 2, &err))
+        (chart_svg(a.chart_path) ? saturn_chart_svg : saturn_chart_png)(
+            a.chart_path, &chart, a.chart_scale ? a.chart_scale : 2, &err))
         rc = cli_fail(&err);
     saturn_link_trace_free(&chart);
     if (rc == 0 && a.links_path) {

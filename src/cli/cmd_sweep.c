@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/sweep_mpi.h"
 #include "cli/sweep_pool.h"
+#include "io/plot.h"
 #include "saturn/sweep.h"
 
 #ifdef SATURN_MPI
@@ -19,7 +20,7 @@
 #endif
 
 static const char help_text[] =
-    "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [-q]\n"
+    "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [--plot PATH] [-q]\n"
     "       saturn sweep SPEC.ini [key=value ...] --dry-run\n"
     "       saturn sweep [SPEC.ini] --summarize PATH.csv [summary options]\n"
     "\n"
@@ -90,10 +91,14 @@ static const char help_text[] =
     "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
-    "--dry-run (list and check the points, run nothing), -q (no output but errors).\n";
+    "--plot PATH (.png, .svg or .pdf: latency against accepted load with gnuplot, a\n"
+    "curve per combination of the varied keys but the load, saturated points hollow),\n"
+    "--dry-run (list and check the points, run nothing), --progress[=live|plain]\n"
+    "(progress on stderr: a live line on a terminal, a line every few seconds\n"
+    "otherwise, the default), -q (no output but errors).\n";
 
 struct sweep_args {
-    const char *spec, *csv, *summarize;
+    const char *spec, *csv, *summarize, *plot;
     int jobs, progress;
     bool summary, quiet, help, dry_run;
     const char *overrides[256];
@@ -120,7 +125,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = !strcmp(w, "--csv") || !strcmp(w, "--summarize") || !strcmp(w, "-j") ||
-                     !strcmp(w, "--jobs");
+                     !strcmp(w, "--jobs") || !strcmp(w, "--plot");
         int so = -1;
         for (int k = 0; k < 6 && w[0] == '-' && w[1] == '-'; k++)
             if (!strcmp(w + 2, sopts[k]))
@@ -141,6 +146,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->csv = argv[++i];
         } else if (!strcmp(w, "--summarize")) {
             a->summarize = argv[++i];
+        } else if (!strcmp(w, "--plot")) {
+            a->plot = argv[++i];
         } else if (takes) { /* -j, --jobs */
             char *end;
             long j = strtol(argv[++i], &end, 10);
@@ -174,7 +181,46 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "--csv PATH is required (the results go there)");
     if (a->nopts && !a->summary && !a->summarize)
         return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
+    if (a->plot && a->dry_run)
+        return bad("%s", "--plot draws the results: not with --dry-run");
     return 0;
+}
+
+/* The files a sweep will write, checked before any point runs. */
+static int check_outputs(const struct sweep_args *a, const char *summary)
+{
+    const char *const paths[] = {a->csv, summary, a->plot};
+    const char *const opts[] = {"--csv", a->summarize ? "--summarize" : "--summary", "--plot"};
+    int rc = cli_check_paths(paths, opts, 3);
+    return rc ? rc : cli_plot_check(a->plot);
+}
+
+/* Latency against accepted load, a curve per combination of the other
+ * varied keys (saturn sweep --plot). */
+static int plot_sweep(const char *csv, const char *path, const char *spec)
+{
+    struct saturn_error err = {0};
+    struct saturn_table *t = NULL;
+    struct plot_curve *cv = NULL;
+    size_t n = 0;
+    int rc = saturn_table_read_csv(csv, &t, &err);
+    if (!rc)
+        rc = plot_curves_from_table(t, &cv, &n, &err);
+    if (!rc) {
+        char title[1200], *tmp = cli_plot_tmp(path);
+        snprintf(title, sizeof title, "saturn sweep %s", spec);
+        rc = !tmp ? EXIT_BAD_INPUT
+                  : cli_plot_run(path, tmp, plot_curves_script(path, tmp, title, cv, n, &err));
+        if (rc && err.code)
+            rc = cli_fail(&err);
+    } else {
+        rc = cli_fail(&err);
+    }
+    for (size_t i = 0; i < n; i++)
+        plot_curve_free(&cv[i]);
+    free(cv);
+    saturn_table_free(t);
+    return rc;
 }
 
 /* PATH.csv -> PATH.summary.csv */
@@ -343,10 +389,20 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         saturn_sweep_free(sw);
         return cli_fail(&err);
     }
+    char *sum_path = a.summary || a.summarize ? summary_path(a.summarize ? a.summarize : a.csv)
+                                              : NULL;
+    if ((rc = check_outputs(&a, sum_path))) {
+        free(sum_path);
+        saturn_sweep_free(sw);
+        return rc;
+    }
+    free(sum_path);
     if (a.summarize)
         rc = summarize(a.summarize, &opts, a.quiet);
     else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary)
         rc = summarize(a.csv, &opts, a.quiet);
+    if (rc == 0 && a.plot)
+        rc = plot_sweep(a.summarize ? a.summarize : a.csv, a.plot, a.spec ? a.spec : "");
     saturn_sweep_free(sw);
     return rc;
 }

@@ -42,18 +42,55 @@ static int check_output(const char *opt, const char *path, const char *const *ot
     return rc;
 }
 
-static int check_outputs(const struct cli_args *a)
+int cli_check_paths(const char *const *paths, const char *const *opts, int n)
 {
-    const char *const paths[] = {a->json_path, a->csv_path, a->series_path,
-                                 a->links_path, a->chart_path, a->gen_path};
-    const char *const opts[] = {"--json", "--csv", "--series", "--links", "--chart",
-                                "--by-generation"};
-    for (int i = 0; i < 6; i++) {
+    for (int i = 0; i < n; i++) {
         int rc = check_output(opts[i], paths[i], paths, opts, i);
         if (rc)
             return rc;
     }
     return 0;
+}
+
+static int check_outputs(const struct cli_args *a)
+{
+    const char *const paths[] = {a->json_path, a->csv_path, a->series_path,
+                                 a->links_path, a->chart_path, a->gen_path, a->plot_path};
+    const char *const opts[] = {"--json", "--csv", "--series", "--links", "--chart",
+                                "--by-generation", "--plot"};
+    return cli_check_paths(paths, opts, 7);
+}
+
+int cli_only(const struct cli_args *a, const char *cmd, unsigned allowed)
+{
+    static const struct { unsigned flag; const char *opt; } outs[] = {
+        {CLI_JSON, "--json"},   {CLI_SERIES, "--series"}, {CLI_LINKS, "--links"},
+        {CLI_CHART, "--chart"}, {CLI_GEN, "--by-generation"}, {CLI_PLOT, "--plot"},
+    };
+    const char *const given[] = {a->json_path, a->series_path, a->links_path,
+                                 a->chart_path, a->gen_path, a->plot_path};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (given[i] && !(allowed & outs[i].flag)) {
+            fprintf(stderr, "saturn: error: %s: saturn %s writes no such file (saturn %s "
+                            "--help)\n", outs[i].opt, cmd, cmd);
+            return EXIT_BAD_INPUT;
+        }
+    if (a->chart_scale && !(allowed & CLI_CHART)) {
+        fprintf(stderr, "saturn: error: --chart-scale: saturn %s draws no chart\n", cmd);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* Options followed by a value (which may hold '=' and is no override). */
+static bool takes_value(const char *w, bool allow_csv)
+{
+    static const char *const opts[] = {"--json", "--series", "--preset", "--links", "--chart",
+                                       "--chart-scale", "--by-generation", "--plot"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strcmp(w, opts[i]))
+            return true;
+    return allow_csv && !strcmp(w, "--csv");
 }
 
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
@@ -79,7 +116,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         } else if (!strcmp(w, "-v") || !strcmp(w, "--verbose")) {
             a->verbose = true;
         } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale") ||
-                   !strcmp(w, "--by-generation")) {
+                   !strcmp(w, "--by-generation") || !strcmp(w, "--plot")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "saturn: error: %s needs a value\n", w);
                 return EXIT_BAD_INPUT;
@@ -87,6 +124,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             const char *v = argv[++i];
             if (!strcmp(w, "--links"))
                 a->links_path = v;
+            else if (!strcmp(w, "--plot"))
+                a->plot_path = v;
             else if (!strcmp(w, "--by-generation"))
                 a->gen_path = v;
             else if (!strcmp(w, "--chart"))
@@ -128,9 +167,7 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         return cli_fail(&err);
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
-        if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series") ||
-            !strcmp(w, "--preset") || !strcmp(w, "--links") || !strcmp(w, "--chart") ||
-            !strcmp(w, "--chart-scale")) {
+        if (takes_value(w, allow_csv)) {
             i++;
             continue;
         }
@@ -292,27 +329,46 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
             l->mean, l->p50, l->p99, l->max);
 }
 
-void cli_print_summary(FILE *f, const struct saturn_config *c,
-                       const struct saturn_results *r, bool verbose)
+unsigned cli_file_mode(void)
+{
+    mode_t m = umask(0);
+    umask(m);
+    return 0666 & ~(unsigned)m;
+}
+
+void cli_describe(const struct saturn_config *c, char *buf, size_t n)
 {
     int64_t k[SATURN_LIST_MAX];
     int nk = saturn_config_list(c, "network.k", k, SATURN_LIST_MAX);
     int dims = (int)saturn_config_int(c, "network.n");
-    fprintf(f, "saturn %s: %s ", saturn_version(), saturn_config_str(c, "network.topology"));
-    if (!strcmp(saturn_config_str(c, "network.topology"), "dragonfly"))
-        fprintf(f, "p=%lld a=%lld h=%lld (%llu nodes, %s)", (long long)saturn_config_int(c, "dragonfly.p"),
-                (long long)saturn_config_int(c, "dragonfly.a"),
-                (long long)saturn_config_int(c, "dragonfly.h"), (unsigned long long)r->nodes,
-                saturn_config_str(c, "dragonfly.arrangement"));
-    else
-        for (int d = 0; d < dims; d++)
-            fprintf(f, "%s%lld", d ? "x" : "", (long long)(nk == 1 ? k[0] : k[d]));
-    fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
-            saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
-            (long long)saturn_config_int(c, "router.vcs"),
-            (long long)saturn_config_int(c, "router.buf_flits"),
-            saturn_config_str(c, "traffic.pattern"),
-            (long long)saturn_config_int(c, "traffic.packet_length"));
+    size_t o = (size_t)snprintf(buf, n, "%s ", saturn_config_str(c, "network.topology"));
+    if (!strcmp(saturn_config_str(c, "network.topology"), "dragonfly")) {
+        long long p = saturn_config_int(c, "dragonfly.p"), a = saturn_config_int(c, "dragonfly.a"),
+                  h = saturn_config_int(c, "dragonfly.h");
+        if (o < n)
+            o += (size_t)snprintf(buf + o, n - o, "p=%lld a=%lld h=%lld (%lld nodes, %s)", p, a, h,
+                                  p * a * (a * h + 1), saturn_config_str(c, "dragonfly.arrangement"));
+    } else {
+        for (int d = 0; d < dims && o < n; d++)
+            o += (size_t)snprintf(buf + o, n - o, "%s%lld", d ? "x" : "",
+                                  (long long)(nk == 1 ? k[0] : k[d]));
+    }
+    if (o < n)
+        snprintf(buf + o, n - o, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, "
+                 "%lld-flit packets", saturn_config_str(c, "routing.algorithm"),
+                 saturn_config_str(c, "router.switching"),
+                 (long long)saturn_config_int(c, "router.vcs"),
+                 (long long)saturn_config_int(c, "router.buf_flits"),
+                 saturn_config_str(c, "traffic.pattern"),
+                 (long long)saturn_config_int(c, "traffic.packet_length"));
+}
+
+void cli_print_summary(FILE *f, const struct saturn_config *c,
+                       const struct saturn_results *r, bool verbose)
+{
+    char what[512];
+    cli_describe(c, what, sizeof what);
+    fprintf(f, "saturn %s: %s\n", saturn_version(), what);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "steady state, seed %llu: warm-up %llu cycles, measured %llu cycles, %llu cycles in all\n\n",
                 (unsigned long long)r->seed, (unsigned long long)r->warmup,
