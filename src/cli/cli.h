@@ -97,6 +97,12 @@ unsigned cli_file_mode(void);
  * 8-flit packets": a configuration in a line. */
 void cli_describe(const struct saturn_config *c, char *buf, size_t n);
 
+/* The commands (main.c): name and help of command i, NULL past the last. */
+const char *cli_command(size_t i, const char **help);
+/* The manual page saturn(1) in roff, from the commands, the parameter
+ * registry and the presets (saturn config --man). */
+void cli_print_man(FILE *f);
+
 int cmd_run(int argc, char **argv);
 int cmd_curve(int argc, char **argv);
 int cmd_sweep(int argc, char **argv);

@@ -22,6 +22,14 @@ static const struct command {
 };
 #define NCOMMANDS (sizeof commands / sizeof commands[0])
 
+const char *cli_command(size_t i, const char **help)
+{
+    if (i >= NCOMMANDS)
+        return NULL;
+    *help = commands[i].help;
+    return commands[i].name;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
