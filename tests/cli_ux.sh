@@ -105,6 +105,15 @@ lacks did-you-mean "$tmp/err" "did you mean"
 check did-you-mean-near 2 "$bin" run router.vc=1
 contains did-you-mean-near "$tmp/err" "did you mean 'router.vcs'?"
 
+# mpirun's needs on this machine, before it refuses (as root: a flag; more
+# ranks than cores: another).
+check sweep-help 0 "$bin" sweep --help
+if grep -q "This saturn has MPI" "$tmp/out"; then
+    contains mpi-hint "$tmp/out" "--oversubscribe -n $(($(nproc) + 1)) saturn sweep"
+    if [ "$(id -u)" = 0 ]; then contains mpi-root "$tmp/out" "mpirun --allow-run-as-root"
+    else lacks mpi-root "$tmp/out" "--allow-run-as-root"; fi
+fi
+
 # A drain of 0 cycles: the verdict says why, without "0 cycles after".
 check drain0 0 "$bin" run network.k=4 steady.warmup=200 steady.measure=300 steady.drain_max=0
 contains drain0 "$tmp/out" "steady.drain_max = 0 waits for none"

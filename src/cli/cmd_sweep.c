@@ -97,6 +97,26 @@ static const char help_text[] =
     "(progress on stderr: a live line on a terminal, a line every few seconds\n"
     "otherwise, the default), -q (no output but errors).\n";
 
+/* What mpirun needs on this machine, said before it refuses: Open MPI will
+ * not run as root without --allow-run-as-root, nor start more ranks than
+ * cores without --oversubscribe (the README's 9 ranks on 2 cores). */
+static void mpi_hint(FILE *f)
+{
+#ifdef SATURN_MPI
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    bool root = geteuid() == 0;
+    fprintf(f, "\nOn this machine (%ld core%s%s): Open MPI starts one rank a core unless\n"
+               "told --oversubscribe, and rank 0 mostly sleeps, so a worker a core is -n %ld\n"
+               "with --oversubscribe%s:\n"
+               "  mpirun%s --oversubscribe -n %ld saturn sweep SPEC.ini --csv out.csv\n",
+            cores, cores == 1 ? "" : "s", root ? ", as root" : "", cores + 1,
+            root ? "; as root, Open MPI also wants --allow-run-as-root" : "",
+            root ? " --allow-run-as-root" : "", cores + 1);
+#else
+    (void)f;
+#endif
+}
+
 struct sweep_args {
     const char *spec, *csv, *summarize, *plot;
     int jobs, progress;
@@ -363,8 +383,10 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
     struct sweep_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc || a.help) {
-        if (a.help)
+        if (a.help) {
             fputs(help_text, stdout);
+            mpi_hint(stdout);
+        }
         return rc;
     }
     struct saturn_error err = {0};
