@@ -221,6 +221,20 @@ static void record(void *user, const struct saturn_progress *p)
     rec->n++;
 }
 
+/* Runs c with its reports recorded into rec. */
+static struct saturn_results run_recorded(const struct saturn_config *c, struct recorded *rec)
+{
+    struct saturn_error err = {0};
+    struct saturn_sim *s;
+    struct saturn_results r;
+    memset(rec, 0, sizeof *rec);
+    assert_int_equal(saturn_sim_create(c, &s, &err), SATURN_OK);
+    saturn_sim_set_progress(s, record, rec);
+    assert_int_equal(saturn_sim_run(s, &r, &err), SATURN_OK);
+    saturn_sim_free(s);
+    return r;
+}
+
 static void test_run_reports(void **state)
 {
     (void)state;
@@ -229,13 +243,8 @@ static void test_run_reports(void **state)
                         "steady.measure=30000", NULL};
     struct saturn_config *c = test_config(kv);
     struct saturn_error err = {0};
-    struct saturn_sim *s;
-    struct recorded rec = {0};
-    assert_int_equal(saturn_sim_create(c, &s, &err), SATURN_OK);
-    saturn_sim_set_progress(s, record, &rec);
-    struct saturn_results with, without;
-    assert_int_equal(saturn_sim_run(s, &with, &err), SATURN_OK);
-    saturn_sim_free(s);
+    struct recorded rec;
+    struct saturn_results with = run_recorded(c, &rec), without;
     assert_int_equal(saturn_run(c, &without, &err), SATURN_OK);
     assert_int_equal(rec.n, 3); /* cycles 16,384, 32,768 and 49,152 */
     for (int i = 0; i < rec.n; i++) {
@@ -265,13 +274,8 @@ static void test_collective_and_curve_reports(void **state)
                         "traffic.pattern=uniform", NULL};
     struct saturn_config *c = test_config(kv);
     struct saturn_error err = {0};
-    struct saturn_sim *s;
-    struct recorded rec = {0};
-    assert_int_equal(saturn_sim_create(c, &s, &err), SATURN_OK);
-    saturn_sim_set_progress(s, record, &rec);
-    struct saturn_results r;
-    assert_int_equal(saturn_sim_run(s, &r, &err), SATURN_OK);
-    saturn_sim_free(s);
+    struct recorded rec;
+    struct saturn_results r = run_recorded(c, &rec);
     assert_true(rec.n >= 1);
     for (int i = 0; i < rec.n; i++) {
         assert_string_equal(rec.r[i].unit, "packets");

@@ -184,6 +184,24 @@ static int head(FILE *f, const char *figure, const char *out, const char *title,
     return SATURN_OK;
 }
 
+/* A script in memory, begun with its head; NULL after setting err. */
+static FILE *begin(char **text, size_t *len, const char *figure, const char *out,
+                   const char *title, struct saturn_error *err)
+{
+    FILE *f = open_memstream(text, len);
+    if (!f) {
+        saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        return NULL;
+    }
+    if (head(f, figure, out, title, err)) {
+        fclose(f);
+        free(*text);
+        *text = NULL;
+        return NULL;
+    }
+    return f;
+}
+
 /* Closes the memory stream: its text, complete (fclose sets *text). */
 static char *finish(FILE *f, char **text, struct saturn_error *err)
 {
@@ -201,16 +219,9 @@ char *plot_curves_script(const char *figure, const char *out, const char *title,
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    FILE *f = begin(&text, &len, figure, out, title, err);
+    if (!f)
         return NULL;
-    }
-    if (head(f, figure, out, title, err)) {
-        fclose(f);
-        free(text);
-        return NULL;
-    }
     double best = 0;
     for (size_t k = 0; k < ncurves; k++) {
         size_t *ix = order(&curves[k]);
@@ -267,16 +278,9 @@ char *plot_series_script(const char *figure, const char *out, const char *title,
 {
     char *text = NULL;
     size_t len = 0;
-    FILE *f = open_memstream(&text, &len);
-    if (!f) {
-        saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    FILE *f = begin(&text, &len, figure, out, NULL, err);
+    if (!f)
         return NULL;
-    }
-    if (head(f, figure, out, NULL, err)) {
-        fclose(f);
-        free(text);
-        return NULL;
-    }
     char q[4200], t[1100];
     plot_quote(csv, q, sizeof q);
     plot_quote(title ? title : "", t, sizeof t);
