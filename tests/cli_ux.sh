@@ -149,6 +149,8 @@ contains model-json "$tmp/err" "--json: saturn model writes no such file"
 check cupstack-json 2 "$bin" cupstack --json "$tmp/m.json"
 check ga-series 2 "$bin" ga --series "$tmp/m.csv" --schedule "$tmp/g.csv"
 check curve-chart 2 "$bin" curve --chart "$tmp/c.png"
+check ga-schedule-dir 2 "$bin" ga network.k=4 sim.workload=collective collective.packets=1 ga.generations=100000 --schedule "$tmp/no/such/s.csv"
+contains ga-schedule-dir "$tmp/err" "--schedule '$tmp/no/such/s.csv': cannot write in"
 mkdir -p "$tmp/a=b"
 check value-with-equals 0 "$bin" run network.k=4 steady.warmup=100 steady.measure=100 --by-generation "$tmp/a=b/g.csv" -q
 [ -s "$tmp/a=b/g.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL: --by-generation PATH with '='"; }

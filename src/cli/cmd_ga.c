@@ -111,6 +111,11 @@ int cmd_ga(int argc, char **argv)
         cli_free(&a);
         return EXIT_BAD_INPUT;
     }
+    const char *const outs[] = {a.json_path, schedule}, *const opts[] = {"--json", "--schedule"};
+    if ((rc = cli_check_paths(outs, opts, 2))) {
+        cli_free(&a);
+        return rc;
+    }
     if (saturn_config_enum(a.cfg, "sim.workload") != 1) {
         saturn_config_fail(a.cfg, "sim.workload", &err, "saturn ga optimises a collective; "
                                                          "set sim.workload = collective");
