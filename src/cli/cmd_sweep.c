@@ -228,7 +228,8 @@ static int plot_sweep(const char *csv, const char *path, const char *spec)
         rc = plot_curves_from_table(t, &cv, &n, &err);
     if (!rc) {
         char title[1200], *tmp = cli_plot_tmp(path);
-        snprintf(title, sizeof title, "saturn sweep %s", spec);
+        const char *base = strrchr(spec, '/');
+        snprintf(title, sizeof title, "saturn sweep %s", base ? base + 1 : spec);
         rc = !tmp ? EXIT_BAD_INPUT
                   : cli_plot_run(path, tmp, plot_curves_script(path, tmp, title, cv, n, &err));
         if (rc && err.code)
