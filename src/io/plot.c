@@ -289,18 +289,23 @@ char *plot_series_script(const char *figure, const char *out, const char *title,
                "set multiplot layout 2,1 title %s\n"
                "set lmargin 12\nset rmargin 12\n", t);
     fprintf(f, "set ylabel 'flits/node/cycle'\nset format x ''\nset yrange [0:*]\n"
-               "plot %s using 'cycle':'offered' with lines lc 1 title 'offered', \\\n"
-               "  '' using 'cycle':'accepted' with lines lc 2 title 'accepted'",
+               "plot %s using 'cycle':'offered' with lines lc rgb '#7b68ee' title 'offered', \\\n"
+               "  '' using 'cycle':'accepted' with lines lc rgb '#2e8b57' title 'accepted'",
             q);
+    /* the smooth lines last, on top of the noisy ones */
     if (ramp)
-        fprintf(f, ", \\\n  '' using 'cycle':'nominal' with lines lc 3 dt 2 title 'nominal (ramp)', \\\n"
-                   "  '' using 'cycle':'accepted_ma' with lines lc 4 lw 2 title 'accepted, smoothed'");
+        fprintf(f, ", \\\n  '' using 'cycle':'nominal' with lines lc rgb '#202020' dt 2 lw 2 "
+                   "title 'nominal (ramp)', \\\n"
+                   "  '' using 'cycle':'accepted_ma' with lines lc rgb '#e07000' lw 2.5 "
+                   "title 'accepted, smoothed'");
+    /* packets in flight behind, in grey; latency over them */
     fprintf(f, "\nset format x '%%g'\nset xlabel 'cycle'\nset ylabel 'mean latency (cycles)'\n"
                "set y2label 'packets in the network'\nset ytics nomirror\nset y2tics\n"
                "set yrange [0:*]\nset y2range [0:*]\n"
-               "plot %s using 'cycle':(column('latency') > 0 ? column('latency') : 1/0) "
-               "with lines lc 1 title 'latency of the packets delivered', \\\n"
-               "  '' using 'cycle':'inflight' axes x1y2 with lines lc 7 title 'packets in the network'\n"
+               "plot %s using 'cycle':'inflight' axes x1y2 with lines lc rgb '#b8b8b8' "
+               "title 'packets in the network (right)', \\\n"
+               "  '' using 'cycle':(column('latency') > 0 ? column('latency') : 1/0) "
+               "with lines lc rgb '#8a2be2' lw 1.5 title 'latency of the packets delivered'\n"
                "unset multiplot\n",
             q);
     return finish(f, &text, err);
