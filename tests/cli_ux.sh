@@ -67,6 +67,15 @@ contains progress-ga "$tmp/err" "ga: done in"
 check progress-sweep 0 "$bin" sweep "$src/examples/sweep_vcs.ini" network.k=4 collective.packets=1 --csv "$tmp/sw.csv" --progress=plain -j 1
 contains progress-sweep "$tmp/err" "sweep: done in"
 
+# The shell experiments' steps and the option they give saturn
+# (experiments/common/progress.sh); SATURN_PROGRESS=off silences both.
+(. "$src/experiments/common/progress.sh"; step exp 2 "first"; step exp 2 "second"; echo "$prog") >"$tmp/out" 2>"$tmp/err"
+contains exp-step "$tmp/err" "exp: step 2 of 2: second (elapsed 0m0"
+contains exp-prog "$tmp/out" "--progress"
+(SATURN_PROGRESS=off; . "$src/experiments/common/progress.sh"; step exp 1 "x"; echo "$prog") >"$tmp/out" 2>"$tmp/err"
+contains exp-prog-off "$tmp/out" "--no-progress"
+[ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL exp-step-off printed"; } || pass=$((pass + 1))
+
 # The summary fits a screen: a torus under DOR shows no Dragonfly, ECtN,
 # entropy-throttling or other workloads' keys; --verbose shows them all.
 check summary 0 "$bin" run network.k=4 steady.warmup=200 steady.measure=300
