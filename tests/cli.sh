@@ -212,6 +212,9 @@ contains config-roundtrip "$tmp/out" "vcs = 5"
 # Presets, analytic model, GA and cup-stacking from the command line.
 check presets 0 "$bin" config --presets
 contains presets "$tmp/out" "levitin2019"
+# each name with its own help (the help pointer was read before the call set it)
+contains presets "$tmp/out" "fuentes2015     paper 004"
+contains presets "$tmp/out" "levitin2019     paper 002"
 check bad-preset 2 "$bin" run --preset nope
 contains bad-preset "$tmp/err" "unknown preset 'nope'"
 check model 0 "$bin" model --preset levitin2019 traffic.distance=3
@@ -248,6 +251,164 @@ grep -qE '"entropy_mean":[[:space:]]*null' "$tmp/e.json" && pass=$((pass + 1)) |
 "$bin" config --list >"$tmp/list"
 if diff <(sed -n '/^```$/,/^```$/p' "$src/docs/CONFIG.md" | sed '1d;$d') "$tmp/list" >/dev/null
 then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: docs/CONFIG.md is stale (run scripts/gen-config-doc.sh)"; fi
+
+# README's promises about files. 1. Every output path is checked before the
+# simulation starts (a run that long would time out here): exit 2 at once.
+long="network.k=4 steady.measure=100000000"
+coll="network.k=4 sim.workload=collective collective.packets=1 collective.max_cycles=100000000"
+for o in --json --series --by-generation; do
+    check "path-first run $o" 2 timeout 20 "$bin" run $long $o "$tmp/none/x"
+done
+for o in --links --chart; do
+    check "path-first run $o" 2 timeout 20 "$bin" run $coll $o "$tmp/none/x"
+done
+check "path-first curve" 2 timeout 20 "$bin" curve $long --csv "$tmp/none/x"
+check "path-first cupstack" 2 timeout 20 "$bin" cupstack $coll collective.payload=8 collective.slices=2 --csv "$tmp/none/x"
+check "path-first ga --schedule" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/none/x"
+check "path-first ga --json" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/s3.csv" --json "$tmp/none/x"
+check "path-first ga same" 2 timeout 20 "$bin" ga $coll --schedule "$tmp/s3.csv" --json "$tmp/s3.csv"
+check "path-first sweep" 2 timeout 20 "$bin" sweep "$tmp/sw.ini" --csv "$tmp/none/x"
+# an output path may hold '=' (it is not an override)
+check path-equals 0 "$bin" run $small --by-generation "$tmp/g=1.csv" --series "$tmp/s=1.csv" -q
+[ -s "$tmp/g=1.csv" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL path-equals"; }
+check "links-steady" 2 "$bin" run $small --links "$tmp/l2.csv"
+contains links-steady "$tmp/err" "--links records a collective's links"
+# 2. A run that fails after the simulation writes none of its outputs: the
+# chart is too wide (1,024 links x 64 pixels) once the rest is ready.
+rm -rf "$tmp/fail" && mkdir "$tmp/fail"
+check fail-none 2 "$bin" run network.k=16 sim.workload=collective collective.packets=1 --chart-scale 64 \
+    --chart "$tmp/fail/c.png" --links "$tmp/fail/l.csv" --series "$tmp/fail/s.csv" \
+    --by-generation "$tmp/fail/g.csv" --json "$tmp/fail/r.json"
+contains fail-none "$tmp/err" "$tmp/fail/c.png: chart would be 65536 pixels wide"
+[ -z "$(ls -A "$tmp/fail")" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL fail-none: left $(ls "$tmp/fail")"; }
+check fail-deadlock 3 "$bin" run network.k=8 network.n=1 router.vcs=1 routing.dateline=none \
+    debug.allow_deadlock=true traffic.flit_rate=0.9 router.buf_flits=2 sim.watchdog=200 \
+    --series "$tmp/fail/s.csv" --by-generation "$tmp/fail/g.csv" --json "$tmp/fail/r.json"
+check fail-ga 2 "$bin" ga $tiny collective.max_cycles=5 --schedule "$tmp/fail/s.csv" --json "$tmp/fail/r.json"
+check fail-curve 3 "$bin" curve network.k=8 network.n=1 router.vcs=1 routing.dateline=none \
+    debug.allow_deadlock=true router.buf_flits=2 sim.watchdog=200 curve.from=0.9 --csv "$tmp/fail/c.csv"
+[ -z "$(ls -A "$tmp/fail")" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL fail-none: left $(ls "$tmp/fail")"; }
+# 3. Every file saturn writes honours the umask (mkstemp alone makes 0600).
+for m in 022:644 027:640 002:664; do
+    rm -rf "$tmp/um" && mkdir "$tmp/um"
+    (
+        umask "${m%%:*}"
+        "$bin" run $tiny collective.payload=14 collective.slices=2 --chart "$tmp/um/c.png" \
+            --links "$tmp/um/l.csv" --series "$tmp/um/s.csv" --by-generation "$tmp/um/g.csv" \
+            --json "$tmp/um/r.json" -q
+        "$bin" curve network.k=4 steady.warmup=100 steady.measure=300 curve.step=0.5 --csv "$tmp/um/curve.csv" -q
+        "$bin" ga $tiny collective.payload=7 ga.generations=2 ga.genes=4 -j 1 --schedule "$tmp/um/ga.csv" \
+            --json "$tmp/um/ga.json" -q
+        "$bin" cupstack $tiny collective.payload=4 collective.slices=2 cupstack.max_interval=2 -j 1 \
+            --csv "$tmp/um/cup.csv" -q
+        "$bin" sweep "$tmp/sw.ini" --csv "$tmp/um/sw.csv" -j 2 -q --summary
+    ) >/dev/null 2>&1
+    modes=$(stat -c '%n %a' "$tmp"/um/* | sed "s|$tmp/um/||" | sort | tr '\n' ' ')
+    want=$(for f in c.png cup.csv curve.csv g.csv ga.csv ga.json l.csv r.json s.csv sw.csv sw.summary.csv; do
+        printf '%s %s ' "$f" "${m##*:}"; done)
+    [ "$modes" = "$want" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL umask ${m%%:*}: $modes"; }
+done
+# 4. A line saturn cannot read is an error naming the file and the line;
+# a NUL byte is one too; lines end with \n, \r\n or a lone \r.
+for t in 'bare:[router]\nvcs 3\n:bad.ini:2' 'section:[router\nvcs = 3\n:bad.ini:1' \
+         'cr:[router]\rvcs = 2\rbuf_flits = lots\r:bad.ini:3' 'nul:[router]\nvcs = 2\000\n:bad.ini:2'; do
+    IFS=: read -r name text where <<<"$t"
+    printf "$text" >"$tmp/bad.ini"
+    check "ini-$name" 2 "$bin" run "$tmp/bad.ini"
+    contains "ini-$name" "$tmp/err" "$where: "
+done
+printf '[network]\nk = 4\n[sweep]\nrouter.vcs = 2,\0003\n' >"$tmp/swnul.ini"
+check sweep-nul 2 "$bin" sweep "$tmp/swnul.ini" --dry-run
+contains sweep-nul "$tmp/err" "swnul.ini:4: syntax error: a NUL byte"
+for t in 'cr:0,5\r1,7\r2,x\r:s.csv:3' 'nul:0,5\n1,\0007\n:s.csv:2' \
+         "long:0,5$(printf ' %.0s' {1..300})\n9,x\n:s.csv:2"; do
+    IFS=: read -r name text a b <<<"$t"
+    printf "$text" >"$tmp/s.csv"
+    check "schedule-$name" 2 "$bin" run $tiny collective.schedule="$tmp/s.csv"
+    contains "schedule-$name" "$tmp/err" "$a:$b: "
+done
+printf '# %0400d\r0,5\r1,7\r' 0 >"$tmp/s.csv" # a long comment, lone carriage returns: fine
+check schedule-ok 0 "$bin" run $tiny collective.schedule="$tmp/s.csv" -q
+# 5. A configuration beyond the machine's memory is refused up front, with
+# its estimate, unless sim.memory_check = false (ulimit -v: the limit).
+# (Not under AddressSanitizer: its shadow memory needs more than the limit.)
+if ! ldd "$bin" 2>/dev/null | grep -q libasan; then
+    check memory-refused 2 bash -c "ulimit -v 300000; exec \"$bin\" run network.k=256 router.buf_flits=4096 --json \"$tmp/m.json\""
+    contains memory-refused "$tmp/err" "error: memory: this configuration's estimate is 64 GiB (buffers 30 GiB"
+    contains memory-refused "$tmp/err" "ulimit -v"
+    [ -e "$tmp/m.json" ] && { fail=$((fail + 1)); echo "FAIL memory-refused wrote a record"; } || pass=$((pass + 1))
+    # the estimate counts full source queues; a light load never fills them
+    q="network.k=4 traffic.source_queue=1000000 steady.warmup=10 steady.measure=10"
+    check memory-queues 2 bash -c "ulimit -v 300000; exec \"$bin\" run $q"
+    check memory-forced 0 bash -c "ulimit -v 300000; exec \"$bin\" run $q sim.memory_check=false -q"
+    printf '[network]\nk = 4\n[traffic]\nsource_queue = 1000000\n[sweep]\nrouter.vcs = 2, 3\n' >"$tmp/swmem.ini"
+    check memory-sweep 2 bash -c "ulimit -v 300000; exec \"$bin\" sweep \"$tmp/swmem.ini\" --csv \"$tmp/swmem.csv\" -j 1"
+    contains memory-sweep "$tmp/err" "sweep point 0 (router.vcs=2): memory: "
+fi
+# a 2^30-router torus: refused on any machine, before anything is built
+check memory-huge 2 "$bin" run network.k=1024 network.n=3 --json "$tmp/m.json"
+contains memory-huge "$tmp/err" "error: memory: this configuration's estimate is"
+check memory-model 0 "$bin" model network.k=4
+contains memory-model "$tmp/out" "memory estimate: "
+
+# saturn selftest classifies what its children do: fake saturns that crash,
+# hang, deadlock, fail an audit, refuse cleanly or not, or differ by thread count.
+fake() { # name, shell body (sees $json and $series, the output paths)
+    printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do case $1 in --json) json=$2;; --series) series=$2;; --by-generation) gen=$2;; esac; shift; done\n%s\n' "$2" >"$tmp/$1"
+    chmod +x "$tmp/$1"
+}
+fake crash 'kill -SEGV $$'
+fake hang 'sleep 20'
+fake deadlock 'echo "saturn: error: cycle 9: wait-for cycle" >&2; exit 3'
+fake audit 'echo "saturn: error: internal error at cycle 3: credits" >&2; exit 1'
+fake refuse 'echo "saturn: error: command line: router.vcs = 1: too few" >&2; exit 2'
+fake messy 'echo "saturn: error: one" >&2; echo "two" >&2; exit 2'
+fake partial 'echo "{}" >"$json"; echo "saturn: error: late" >&2; exit 2'
+fake asan 'echo "==1==ERROR: AddressSanitizer: heap-buffer-overflow" >&2; exit 1'
+fake differ 'echo "{\"pid\": $$}" >"$json"; : >"$series"; : >"$gen"'
+fake good 'echo "{}" >"$json"; : >"$series"; : >"$gen"'
+fake nogen 'echo "{}" >"$json"; : >"$series"'
+for f in crash:crash hang:hang deadlock:watchdog audit:invariant messy:error partial:error asan:crash nogen:error; do
+    check "selftest-${f%%:*}" 1 "$bin" selftest --random 2 --seed 1 --timeout 1 --exec "$tmp/${f%%:*}"
+    contains "selftest-${f%%:*}" "$tmp/out" "selftest: case 0 ${f##*:}"
+    contains "selftest-${f%%:*}" "$tmp/out" "selftest: 2 failures"
+done
+check selftest-refuse 0 "$bin" selftest --random 2 --exec "$tmp/refuse"
+contains selftest-refuse "$tmp/out" "ok 0, rejected 2,"
+check selftest-good 0 "$bin" selftest --random 20 --exec "$tmp/good"
+contains selftest-good "$tmp/out" "ok 20, rejected 0,"
+check selftest-differ 1 "$bin" selftest --random 20 --exec "$tmp/differ"
+grep -qE "outcomes: ok [0-9]+, rejected 0, watchdog 0, crash 0, hang 0, invariant 0, mismatch [1-9]" "$tmp/out" &&
+    pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL selftest-differ: no mismatch counted"; cat "$tmp/out"; }
+check selftest-no-n 2 "$bin" selftest --seed 1
+contains selftest-no-n "$tmp/err" "selftest needs --random N"
+mkdir "$tmp/scratch"
+TMPDIR="$tmp/scratch" "$bin" selftest --random 3 --exec "$tmp/good" >/dev/null
+[ -z "$(ls -A "$tmp/scratch")" ] && pass=$((pass + 1)) || { fail=$((fail + 1)); echo "FAIL selftest left files"; }
+
+# Found by saturn selftest (regressions): metapackets with unlimited buffers
+# for controllers that do not count full buffers (gather.full was demanded,
+# and refused as not theirs); VCT buffers sized for a sliced collective's
+# packets, not traffic.packet_length (too-long packets never moved: the run
+# spun to collective.max_cycles).
+for m in noth alo hyst; do
+    check "meta-unlimited-$m" 0 "$bin" run network.k=4 router.switching=unlimited router.buf_flits=0 \
+        gather.mode=metapacket control.model=$m steady.warmup=100 steady.measure=200 -q
+done
+check meta-unlimited-static 2 "$bin" run network.k=4 router.switching=unlimited router.buf_flits=0 \
+    gather.mode=metapacket control.model=static
+contains meta-unlimited-static "$tmp/err" "use gather.full = nonempty"
+check vct-slices-long 2 "$bin" run network.k=4 router.switching=vct router.buf_flits=8 \
+    sim.workload=collective collective.packets=1 collective.payload=30
+contains vct-slices-long "$tmp/err" "at least floor(collective.payload / collective.slices) + 1 = 31 flits"
+check vct-slices-short 0 "$bin" run network.k=4 router.switching=vct router.buf_flits=6 \
+    sim.workload=collective collective.packets=1 collective.payload=2 -q
+# a preset's value is named without a line number ("preset NAME:0" before)
+check preset-origin 2 "$bin" run $df sim.workload=collective collective.payload=20 collective.slices=2
+contains preset-origin "$tmp/err" "error: preset fuentes2015: traffic.packet_length = 8: is set by"
+check vct-slices-df-global 2 "$bin" run $df router.switching=vct router.buf_flits=16 dragonfly.global_buf_flits=8 \
+    sim.workload=collective collective.payload=20 collective.slices=2
+contains vct-slices-df-global "$tmp/err" "dragonfly.global_buf_flits = 8"
 
 echo "$pass passed, $fail failed"
 [ "$fail" = 0 ]

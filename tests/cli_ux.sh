@@ -108,7 +108,7 @@ grep '^levitin2019' "$tmp/out" | grep -q 'Levitin' && pass=$((pass + 1)) || { fa
 check run-help 0 "$bin" run --help
 for w in steady collective ramp phases; do contains run-help-$w "$tmp/out" "$w ("; done
 check bad-command 2 "$bin" frobnicate
-for c in run curve sweep model ga cupstack config; do contains bad-command-$c "$tmp/err" " $c"; done
+for c in run curve sweep model ga cupstack selftest config; do contains bad-command-$c "$tmp/err" " $c"; done
 check did-you-mean 2 "$bin" run foo.bar=1
 lacks did-you-mean "$tmp/err" "did you mean"
 check did-you-mean-near 2 "$bin" run router.vc=1
@@ -150,7 +150,7 @@ check sweep-plot-ext 2 "$bin" sweep "$src/examples/sweep_vcs.ini" --csv "$tmp/sp
 check run-plot-alone 2 "$bin" run $long --plot "$tmp/r.png"
 contains run-plot-alone "$tmp/err" "give --series PATH too"
 check run-chart-steady 2 "$bin" run $long --chart "$tmp/r.png"
-contains run-chart-steady "$tmp/err" "recorded for collectives"
+contains run-chart-steady "$tmp/err" "--chart records a collective's links"
 check run-chart-ext 2 "$bin" run $long sim.workload=collective --chart "$tmp/r.gif"
 contains run-chart-ext "$tmp/err" "give a .png or .svg file"
 check model-json 2 "$bin" model --json "$tmp/m.json"

@@ -594,6 +594,85 @@ static void trigger_at_threshold(void **state)
     }
 }
 
+/* olm.occupancy_vcs: with first, the occupancy of a candidate is that of its
+ * first VC alone (FOGSim's per-VC credits); with range, the VCs' mean. A
+ * minimal output whose first VC is full and others empty passes a 90 %
+ * olm.min_occupancy with first and not with range. */
+static void occupancy_vcs_first(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("olm", NULL, &cfg);
+    const struct topo *t = &n->topo;
+    struct df_opts o;
+    df_opts_read(cfg, &o);
+    /* a packet from group 0 arriving at a router of its destination group 3
+     * over a global link, bound to another router of that group: its minimal
+     * (local) output spans several VCs */
+    uint32_t d = 3 * (uint32_t)t->a + 2, r = 0;
+    int in_port = -1;
+    for (uint32_t x = 3 * (uint32_t)t->a; x < 4 * (uint32_t)t->a && in_port < 0; x++)
+        for (int q = t->a - 1; q < t->radix && in_port < 0; q++) {
+            uint32_t fr;
+            int fp;
+            topo_link(t, x, q, &fr, &fp);
+            if (x != d && df_group(t, fr) == 0) {
+                r = x;
+                in_port = q;
+            }
+        }
+    assert_true(in_port >= 0);
+    struct packet p = packet_between(n, 1, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, r, in_port, 0, &p, &plan);
+    assert_true(plan.min_port >= 0 && plan.nopt > 0);
+    assert_true(plan.min.vc_hi > plan.min.vc_lo); /* the case the knob is about */
+    size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    mv[plan.min.vc_lo].credits = 0; /* the first VC full downstream ... */
+    if (n->obuf_on && !n->obuf_unlimited)
+        mv[plan.min.vc_lo].ob_space = 0; /* ... and in the output buffer */
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = 0; /* blocked */
+    o.blocked = true;
+    o.min_occ = 0.9;
+    o.occ_first = false;
+    assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1);
+    o.occ_first = true;
+    int c = df_occupancy_choice(n, &o, r, &plan, &p, 50);
+    assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = -1;
+    test_net_free(n, cfg);
+}
+
+/* dragonfly.valiant_exclude: the default keeps a Valiant intermediate out of
+ * the source and destination groups; source (FOGSim) only out of the source
+ * group, so some intermediates lie in the destination group. */
+static void valiant_exclude_source(void **state)
+{
+    (void)state;
+    for (int variant = 0; variant < 2; variant++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("pb", variant ? "dragonfly.valiant_exclude=source" : NULL, &cfg);
+        const struct topo *t = &n->topo;
+        uint32_t s = 1, d = 3 * (uint32_t)t->a + 2, in_dst = 0;
+        for (uint64_t draw = 0; draw < 4000; draw += 3) {
+            struct packet p = packet_between(n, s, d);
+            n->rops->at_source(n->rstate, n, &p, draw * 2654435761u);
+            uint32_t g = df_group(t, p.route[0]);
+            assert_true(g != df_group(t, s));
+            in_dst += g == df_group(t, d);
+        }
+        if (variant)
+            assert_true(in_dst > 0);
+        else
+            assert_int_equal(in_dst, 0);
+        test_net_free(n, cfg);
+    }
+}
+
 /* OLM's trigger: with olm.trigger = blocked no misroute while the minimal
  * output can take the packet, whatever the occupancies; once it cannot, the
  * options below olm.threshold percent of its occupancy (and open), unless
@@ -986,6 +1065,8 @@ int main(void)
         cmocka_unit_test(model_bounds),
         cmocka_unit_test(every_routing_survives_saturation),
         cmocka_unit_test(bad_input),
+        cmocka_unit_test(occupancy_vcs_first),
+        cmocka_unit_test(valiant_exclude_source),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -95,9 +95,24 @@ struct saturn_bounds {
 int saturn_bounds(const struct saturn_config *cfg, struct saturn_bounds *b,
                   struct saturn_error *err);
 
+/* Memory a configuration needs, estimated from the configuration alone
+ * (nothing is built; src/experiment/memory.c says what is counted). Bytes;
+ * what grows with the run rather than the network (open-loop source queues
+ * beyond saturation, unlimited buffers past 16 flits, charts) is not in. */
+struct saturn_memory {
+    uint64_t total;
+    uint64_t buffers;  /* flit storage: input and output VC rings */
+    uint64_t vc_state; /* per-VC and per-port records */
+    uint64_t packets;  /* the packet pool and queues at their peak */
+    uint64_t other;    /* routers, nodes, topology, event wheel, process */
+};
+int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory *m,
+                           struct saturn_error *err);
+
 /* Collectives: per-node start offsets I_i (n = number of nodes), used
  * instead of collective.schedule; and the link-by-time chart. */
 int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t n);
+size_t saturn_sim_nodes(const struct saturn_sim *s); /* n: the network's nodes */
 void saturn_sim_record_chart(struct saturn_sim *s); /* before saturn_sim_run */
 /* Before saturn_sim_run: group every delivered packet by its generation
  * cycle in bins of `bin` cycles (results.gen): the transient response. */

@@ -4,6 +4,7 @@
 
 #include <pthread.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "core/progress.h"
@@ -49,10 +50,38 @@ struct cli_csv {
 };
 int cli_csv_open(struct cli_csv *c, const char *path, const char *header);
 int cli_csv_commit(struct cli_csv *c); /* 0, or an exit code after printing */
+int cli_csv_close(struct cli_csv *c);  /* complete, not renamed yet (for a stage) */
 void cli_csv_abort(struct cli_csv *c);
+/* Several outputs written under temporary names beside their paths and
+ * renamed into place together once all are complete, so that a run that
+ * fails at any step leaves none of them. */
+#define CLI_STAGE_MAX 8
+struct cli_stage {
+    int n;
+    char *path[CLI_STAGE_MAX], *tmp[CLI_STAGE_MAX];
+};
+/* A temporary name beside path for a writer (NULL after printing why). */
+const char *cli_stage_file(struct cli_stage *s, const char *path);
+/* A finished CSV joins the stage (0, or an exit code after printing). */
+int cli_stage_csv(struct cli_stage *s, struct cli_csv *c);
+/* An error about a staged file names its real path. */
+void cli_stage_msg(struct saturn_error *err, const struct cli_stage *s);
+int cli_stage_commit(struct cli_stage *s); /* renames all: 0 or an exit code */
+void cli_stage_abort(struct cli_stage *s); /* removes all */
+/* The output paths of a command beyond cli_parse's (ga's --schedule),
+ * checked as cli_parse checks its own: 0 or an exit code after printing. */
+int cli_check_paths(const char *const *paths, const char *const *opts, int n);
 void cli_free(struct cli_args *a);
 /* The configuration's warnings (a key given twice), on stderr. */
 void cli_print_warnings(const struct saturn_config *c);
+/* Memory saturn may still take (0: unknown), and where that figure comes from. */
+uint64_t cli_available_memory(const char **source);
+/* "12 MiB", "3.4 GiB". */
+void cli_bytes(uint64_t b, char *buf, size_t n);
+/* SATURN_EINPUT (err says it all) when `copies` simulations of cfg at once
+ * would exceed the available memory by saturn_memory_estimate, unless
+ * sim.memory_check = false. */
+int cli_memory_check(const struct saturn_config *cfg, unsigned copies, struct saturn_error *err);
 /* Prints err and maps its code to an exit code. */
 int cli_fail(const struct saturn_error *err);
 /* Progress on stderr (cli/progress.c): a live line on a terminal, a plain
@@ -91,8 +120,9 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
 int cli_plot_check(const char *path);
 char *cli_plot_tmp(const char *path);
 int cli_plot_run(const char *path, char *tmp, char *script);
-/* The mode of a new file under the umask (0666 less it). */
-unsigned cli_file_mode(void);
+/* gnuplot runs script (freed), which writes tmp (a staged name): 0, or 1
+ * after printing why; tmp is left for the caller. */
+int cli_plot_draw(const char *path, const char *tmp, char *script);
 /* "torus 8x8, dor routing, wormhole, 3 VCs x 8 flits, uniform traffic,
  * 8-flit packets": a configuration in a line. */
 void cli_describe(const struct saturn_config *c, char *buf, size_t n);
@@ -110,5 +140,6 @@ int cmd_config(int argc, char **argv);
 int cmd_model(int argc, char **argv);
 int cmd_ga(int argc, char **argv);
 int cmd_cupstack(int argc, char **argv);
+int cmd_selftest(int argc, char **argv);
 
 #endif

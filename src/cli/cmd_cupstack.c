@@ -45,7 +45,7 @@ static void run_point(void *user, size_t i)
     snprintf(v, sizeof v, "%llu", (unsigned long long)pt->interval);
     pt->rc = !c ? SATURN_ENOMEM : saturn_config_set(c, "collective.interval", v, NULL, 0, &pt->err);
     if (!pt->rc)
-        pt->rc = collective_eval(c, NULL, &pt->duration, &pt->thickness, &pt->err);
+        pt->rc = collective_eval(c, NULL, &pt->duration, &pt->thickness, NULL, &pt->err);
     saturn_config_free(c);
 }
 
@@ -107,7 +107,9 @@ int cmd_cupstack(int argc, char **argv)
     if (!rc)
         rc = saturn_config_set(unit, "collective.slices", "1", NULL, 0, &err);
     if (!rc)
-        rc = collective_eval(unit, NULL, &td, &te, &err);
+        rc = cli_memory_check(a.cfg, (unsigned)(jobs > 0 ? jobs : cli_default_jobs()), &err);
+    if (!rc)
+        rc = collective_eval(unit, NULL, &td, &te, NULL, &err);
     saturn_config_free(unit);
     if (rc) {
         rc = cli_fail(&err);

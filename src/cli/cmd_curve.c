@@ -84,11 +84,14 @@ int cmd_curve(int argc, char **argv)
                saturn_version());
     struct saturn_error err = {0};
     struct saturn_curve_summary sum;
-    struct cli_progress prog;
-    cli_progress_begin(&prog, &a);
-    prog.name = "curve";
-    rc = saturn_curve_progress(a.cfg, on_point, &o, cli_progress_report, &prog, &sum, &err);
-    cli_progress_end(&prog, rc == 0);
+    rc = cli_memory_check(a.cfg, 1, &err);
+    if (rc == SATURN_OK) {
+        struct cli_progress prog;
+        cli_progress_begin(&prog, &a);
+        prog.name = "curve";
+        rc = saturn_curve_progress(a.cfg, on_point, &o, cli_progress_report, &prog, &sum, &err);
+        cli_progress_end(&prog, rc == 0);
+    }
     if (rc) {
         rc = cli_fail(&err);
     } else {

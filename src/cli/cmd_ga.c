@@ -27,7 +27,7 @@ static void eval_one(void *user, size_t i)
     struct ga_eval *e = user;
     uint64_t d = 0, t = 0;
     struct saturn_error err = {0};
-    if (collective_eval(e->cfg, e->genes[i], &d, &t, &err)) {
+    if (collective_eval(e->cfg, e->genes[i], &d, &t, NULL, &err)) {
         pthread_mutex_lock(&e->lock);
         if (!e->failed) /* the first failure's message is enough */
             e->err = err;
@@ -124,7 +124,9 @@ int cmd_ga(int argc, char **argv)
         return rc;
     }
     uint64_t d0, t0;
-    if ((rc = collective_eval(a.cfg, NULL, &d0, &t0, &err))) {
+    size_t nodes = 0;
+    if ((rc = cli_memory_check(a.cfg, (unsigned)(jobs > 0 ? jobs : cli_default_jobs()), &err)) ||
+        (rc = collective_eval(a.cfg, NULL, &d0, &t0, &nodes, &err))) {
         rc = cli_fail(&err);
         cli_free(&a);
         return rc;
@@ -135,11 +137,6 @@ int cmd_ga(int argc, char **argv)
     int64_t lc = payload > 0 || slices > 1
                      ? (payload > 0 ? payload : saturn_config_int(a.cfg, "traffic.packet_length") - 1) / slices + 1
                      : saturn_config_int(a.cfg, "traffic.packet_length");
-    int64_t k[SATURN_LIST_MAX];
-    int nk = saturn_config_list(a.cfg, "network.k", k, SATURN_LIST_MAX);
-    size_t nodes = 1;
-    for (int d = 0; d < saturn_config_int(a.cfg, "network.n"); d++)
-        nodes *= (size_t)(nk == 1 ? k[0] : k[d]);
     struct saturn_ga_params p = {
         .genes = (uint32_t)saturn_config_int(a.cfg, "ga.genes"),
         .members = (uint32_t)nodes,
@@ -171,9 +168,16 @@ int cmd_ga(int argc, char **argv)
         err = e.err, rc = err.code ? err.code : 1;
     uint64_t d1 = 0, t1 = 0;
     if (!rc)
-        rc = collective_eval(a.cfg, res.best, &d1, &t1, &err);
+        rc = collective_eval(a.cfg, res.best, &d1, &t1, NULL, &err);
+    /* both files or neither: written beside their paths, renamed together */
+    struct cli_stage st = {0};
+    const char *tmp = NULL;
+    if (!rc && !(tmp = cli_stage_file(&st, schedule)))
+        rc = saturn_error_set(&err, SATURN_EINPUT, "%s: cannot write", schedule);
     if (!rc)
-        rc = schedule_write(schedule, res.best, nodes, &err);
+        rc = schedule_write(tmp, res.best, nodes, &err);
+    if (!rc && a.json_path && !(tmp = cli_stage_file(&st, a.json_path)))
+        rc = saturn_error_set(&err, SATURN_EINPUT, "%s: cannot write", a.json_path);
     if (!rc && a.json_path) { /* the optimisation's metrics as one record */
         char buf[1024];
         int len = snprintf(buf, sizeof buf,
@@ -186,11 +190,13 @@ int cmd_ga(int argc, char **argv)
                            (unsigned long long)d0, (unsigned long long)t0,
                            (unsigned long long)d1, (unsigned long long)t1, res.best_fitness,
                            res.best_generation, (unsigned long long)res.evaluations, p.generations);
-        rc = saturn_write_file_atomic(a.json_path, buf, (size_t)len, &err);
+        rc = saturn_write_file_atomic(tmp, buf, (size_t)len, &err);
     }
+    cli_stage_msg(&err, &st);
     if (rc) {
+        cli_stage_abort(&st);
         rc = cli_fail(&err);
-    } else if (!a.quiet) {
+    } else if ((rc = cli_stage_commit(&st)) == 0 && !a.quiet) {
         printf("saturn %s ga: %zu nodes, slice of %lld flits, I_i in [0, %lld], fitness %s\n",
                saturn_version(), nodes, (long long)lc, (long long)p.max_value,
                e.thickness ? "thickness (T_e)" : "height (t_d)");

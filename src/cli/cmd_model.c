@@ -36,7 +36,9 @@ int cmd_model(int argc, char **argv)
                    "  busiest node; the smallest is the predicted saturation point, and the\n"
                    "  output names the resource that binds;\n"
                    "- for traffic.pattern = distance on a torus, Levitin & Rykalova's\n"
-                   "  saturation point 4/(l m) and mean-field latency (paper 002).\n");
+                   "  saturation point 4/(l m) and mean-field latency (paper 002);\n"
+                   "- the memory estimate (what saturn run refuses up front, exit 2, when it\n"
+                   "  exceeds the memory available, unless sim.memory_check = false).\n");
         cli_free(&a);
         return rc;
     }
@@ -72,6 +74,20 @@ int cmd_model(int argc, char **argv)
            b.ejection, b.ejection_peak);
     printf("  %-34s %.5f packets = %.4f flits/node/cycle, bound by %s\n\n",
            "predicted saturation", b.predicted, b.predicted * m, b.binding);
+    struct saturn_memory mem;
+    if (saturn_memory_estimate(a.cfg, &mem, &err) == SATURN_OK) {
+        char t[32], bu[32], v[32], p[32], o[32], av[32];
+        const char *source;
+        uint64_t avail = cli_available_memory(&source);
+        cli_bytes(mem.total, t, sizeof t);
+        cli_bytes(mem.buffers, bu, sizeof bu);
+        cli_bytes(mem.vc_state, v, sizeof v);
+        cli_bytes(mem.packets, p, sizeof p);
+        cli_bytes(mem.other, o, sizeof o);
+        cli_bytes(avail, av, sizeof av);
+        printf("memory estimate: %s (buffers %s, VC state %s, packets %s, other %s); "
+               "available %s (%s)\n\n", t, bu, v, p, o, avail ? av : "unknown", source);
+    }
     if (!strcmp(saturn_config_str(a.cfg, "traffic.pattern"), "distance") &&
         !strcmp(saturn_config_str(a.cfg, "network.topology"), "torus"))
         levitin(a.cfg);

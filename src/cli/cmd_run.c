@@ -86,11 +86,6 @@ int cmd_run(int argc, char **argv)
     } else if (a.chart_path && !chart_svg(a.chart_path) && !has_ext(a.chart_path, ".png")) {
         fprintf(stderr, "saturn: error: --chart %s: give a .png or .svg file\n", a.chart_path);
         rc = EXIT_BAD_INPUT;
-    } else if ((a.chart_path || a.links_path) && saturn_config_enum(a.cfg, "sim.workload") != 1) {
-        fprintf(stderr, "saturn: error: %s: link charts and link lists are recorded for "
-                        "collectives (sim.workload = collective), not for sim.workload = %s\n",
-                a.chart_path ? "--chart" : "--links", saturn_config_str(a.cfg, "sim.workload"));
-        rc = EXIT_BAD_INPUT;
     } else {
         rc = cli_plot_check(a.plot_path);
     }
@@ -99,8 +94,16 @@ int cmd_run(int argc, char **argv)
         return rc;
     }
     struct saturn_error err = {0};
+    /* links are recorded by collectives only: say so before running */
+    if ((a.chart_path || a.links_path) && saturn_config_enum(a.cfg, "sim.workload") != 1) {
+        saturn_config_fail(a.cfg, "sim.workload", &err, "%s records a collective's links; "
+                           "set sim.workload = collective", a.chart_path ? "--chart" : "--links");
+        rc = cli_fail(&err);
+        cli_free(&a);
+        return rc;
+    }
     struct saturn_sim *sim;
-    if ((rc = saturn_sim_create(a.cfg, &sim, &err))) {
+    if ((rc = cli_memory_check(a.cfg, 1, &err)) || (rc = saturn_sim_create(a.cfg, &sim, &err))) {
         rc = cli_fail(&err);
         cli_free(&a);
         return rc;
@@ -141,26 +144,36 @@ int cmd_run(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    if (a.series_path && (rc = cli_csv_commit(&series))) {
-        saturn_results_free(&r);
-        cli_free(&a);
-        return rc;
+    /* Every output is written beside its path first and renamed into place
+     * only when all are complete: a step that fails leaves none. */
+    struct cli_stage st = {0};
+    const char *tmp;
+    if (a.series_path)
+        rc = cli_stage_csv(&st, &series);
+    if (rc == 0 && a.chart_path) {
+        if (!(tmp = cli_stage_file(&st, a.chart_path)))
+            rc = EXIT_BAD_INPUT;
+        else if ((chart_svg(a.chart_path) ? saturn_chart_svg : saturn_chart_png)(
+                     tmp, &chart, a.chart_scale ? a.chart_scale : 2, &err)) {
+            cli_stage_msg(&err, &st);
+            rc = cli_fail(&err);
+        }
     }
-    if (a.plot_path) {
-        char what[512], title[600], *tmp = cli_plot_tmp(a.plot_path);
+    if (rc == 0 && a.plot_path) {
+        /* gnuplot reads the series from its staged file (the stage's first) */
+        char what[512], title[600];
         cli_describe(a.cfg, what, sizeof what);
         snprintf(title, sizeof title, "saturn run (%s): %s", r.workload, what);
-        rc = !tmp ? EXIT_BAD_INPUT
-                  : cli_plot_run(a.plot_path, tmp,
-                                 plot_series_script(a.plot_path, tmp, title, a.series_path,
-                                                    !strcmp(r.workload, "ramp"), &err));
-        if (rc && err.code)
+        if (!(tmp = cli_stage_file(&st, a.plot_path)))
+            rc = EXIT_BAD_INPUT;
+        else if ((rc = cli_plot_draw(a.plot_path, tmp,
+                                     plot_series_script(a.plot_path, tmp, title, st.tmp[0],
+                                                        !strcmp(r.workload, "ramp"), &err))) &&
+                 err.code) {
+            cli_stage_msg(&err, &st);
             rc = cli_fail(&err);
+        }
     }
-    if (rc == 0 && a.chart_path &&
-        (chart_svg(a.chart_path) ? saturn_chart_svg : saturn_chart_png)(
-            a.chart_path, &chart, a.chart_scale ? a.chart_scale : 2, &err))
-        rc = cli_fail(&err);
     saturn_link_trace_free(&chart);
     if (rc == 0 && a.links_path) {
         struct cli_csv lc;
@@ -170,7 +183,7 @@ int cmd_run(int argc, char **argv)
                         (unsigned long long)r.links[i].first, (unsigned long long)r.links[i].last,
                         (unsigned long long)r.links[i].busy,
                         (unsigned long long)(r.links[i].last - r.links[i].first));
-            rc = cli_csv_commit(&lc);
+            rc = cli_stage_csv(&st, &lc);
         }
     }
     if (rc == 0 && a.gen_path) {
@@ -181,15 +194,23 @@ int cmd_run(int argc, char **argv)
                 fprintf(gc.f, "%llu,%llu,%.6g,%.6g,%.6g\n", (unsigned long long)r.gen[i].start,
                         (unsigned long long)r.gen[i].packets, r.gen[i].latency,
                         r.gen[i].misrouted_global, r.gen[i].misrouted_local);
-            rc = cli_csv_commit(&gc);
+            rc = cli_stage_csv(&st, &gc);
         }
     }
     if (rc == 0 && a.json_path) {
         char *json = saturn_results_json(a.cfg, &r);
-        if (!json || saturn_write_file_atomic(a.json_path, json, strlen(json), &err))
-            rc = json ? cli_fail(&err) : 1;
+        if (!json || !(tmp = cli_stage_file(&st, a.json_path)))
+            rc = 1;
+        else if (saturn_write_file_atomic(tmp, json, strlen(json), &err)) {
+            cli_stage_msg(&err, &st);
+            rc = cli_fail(&err);
+        }
         free(json);
     }
+    if (rc == 0)
+        rc = cli_stage_commit(&st);
+    else
+        cli_stage_abort(&st);
     if (!a.quiet && rc == 0)
         cli_print_summary(stdout, a.cfg, &r, a.verbose);
     saturn_results_free(&r);

@@ -326,7 +326,10 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
         if (!done[p])
             todo[ntodo++] = p;
     double t0 = now();
+    /* MPI workers are processes of their own, perhaps on other machines */
+    unsigned copies = m->size > 1 ? 1 : (unsigned)((size_t)a->jobs < ntodo ? (size_t)a->jobs : ntodo);
     struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
+                              .mem_copies = copies,
                               .csv_path = a->csv, .total = sw->npoints,
                               .skipped = sw->npoints - ntodo};
     struct cli_progress prog;

@@ -6,21 +6,16 @@
 #include "saturn/io.h"
 
 int collective_eval(const struct saturn_config *cfg, const int64_t *offsets, uint64_t *duration,
-                    uint64_t *thickness, struct saturn_error *err)
+                    uint64_t *thickness, size_t *nodes, struct saturn_error *err)
 {
     struct saturn_sim *sim;
     int rc = saturn_sim_create(cfg, &sim, err);
     if (rc)
         return rc;
-    if (offsets) {
-        int64_t k[SATURN_LIST_MAX];
-        int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
-        size_t nodes = 1;
-        for (int d = 0; d < saturn_config_int(cfg, "network.n"); d++)
-            nodes *= (size_t)(nk == 1 ? k[0] : k[d]);
-        if ((rc = saturn_sim_set_offsets(sim, offsets, nodes)))
-            rc = saturn_error_set(err, rc, "cannot set the start offsets");
-    }
+    if (nodes) /* any topology's (not the product of network.k: a Dragonfly's too) */
+        *nodes = saturn_sim_nodes(sim);
+    if (offsets && (rc = saturn_sim_set_offsets(sim, offsets, saturn_sim_nodes(sim))))
+        rc = saturn_error_set(err, rc, "cannot set the start offsets");
     struct saturn_results r;
     if (!rc && !(rc = saturn_sim_run(sim, &r, err))) {
         *duration = r.duration;

@@ -3,9 +3,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sys/resource.h>
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "io/file_mode.h"
 
 /* An output path that cannot be written is an input error found before
  * the simulation runs (not after it): a directory in its place, a missing
@@ -187,6 +189,80 @@ void cli_print_warnings(const struct saturn_config *c)
         fprintf(stderr, "saturn: warning: %s\n", saturn_config_warning(c, i));
 }
 
+/* The first number in a file (0: none). */
+static uint64_t read_number(const char *path, const char *prefix)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return 0;
+    char line[256];
+    unsigned long long v = 0;
+    size_t n = prefix ? strlen(prefix) : 0;
+    while (fgets(line, sizeof line, f))
+        if ((!prefix || !strncmp(line, prefix, n)) && sscanf(line + n, "%llu", &v) == 1)
+            break;
+    fclose(f);
+    return v;
+}
+
+uint64_t cli_available_memory(const char **source)
+{
+    uint64_t avail = read_number("/proc/meminfo", "MemAvailable:") * 1024;
+    *source = "MemAvailable in /proc/meminfo";
+    uint64_t max = read_number("/sys/fs/cgroup/memory.max", NULL); /* "max": 0 */
+    uint64_t cur = read_number("/sys/fs/cgroup/memory.current", NULL);
+    if (max && (avail == 0 || max - (cur < max ? cur : max) < avail)) {
+        avail = max - (cur < max ? cur : max);
+        *source = "the cgroup's memory.max less memory.current";
+    }
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_AS, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+        (avail == 0 || (uint64_t)rl.rlim_cur < avail)) {
+        avail = (uint64_t)rl.rlim_cur;
+        *source = "ulimit -v";
+    }
+    return avail;
+}
+
+void cli_bytes(uint64_t b, char *buf, size_t n)
+{
+    if (b >= (10ULL << 30))
+        snprintf(buf, n, "%.0f GiB", (double)b / (1 << 30));
+    else if (b >= (1ULL << 30))
+        snprintf(buf, n, "%.1f GiB", (double)b / (1 << 30));
+    else
+        snprintf(buf, n, "%.0f MiB", (double)b / (1 << 20) + 0.5);
+}
+
+int cli_memory_check(const struct saturn_config *cfg, unsigned copies, struct saturn_error *err)
+{
+    struct saturn_memory m;
+    if (!saturn_config_bool(cfg, "sim.memory_check") || saturn_memory_estimate(cfg, &m, err))
+        return SATURN_OK;
+    const char *source;
+    uint64_t avail = cli_available_memory(&source);
+    if (copies < 1)
+        copies = 1;
+    if (avail == 0 || m.total <= avail / copies)
+        return SATURN_OK;
+    char need[32], have[32], buf[32], vc[32], pk[32];
+    cli_bytes(m.total, need, sizeof need);
+    cli_bytes(avail, have, sizeof have);
+    cli_bytes(m.buffers, buf, sizeof buf);
+    cli_bytes(m.vc_state, vc, sizeof vc);
+    cli_bytes(m.packets, pk, sizeof pk);
+    char times[48] = "";
+    if (copies > 1)
+        snprintf(times, sizeof times, " x %u simulations at once (-j)", copies);
+    return saturn_error_set(err, SATURN_EINPUT,
+                            "memory: this configuration's estimate is %s%s (buffers %s, VC "
+                            "state %s, packets %s; saturn model prints it), more than the %s "
+                            "available (%s); make the network, its buffers or its queues "
+                            "smaller%s, or set sim.memory_check = false to run it anyway",
+                            need, times, buf, vc, pk, have, source,
+                            copies > 1 ? ", use fewer workers" : "");
+}
+
 int cli_csv_open(struct cli_csv *c, const char *path, const char *header)
 {
     memset(c, 0, sizeof *c);
@@ -198,8 +274,8 @@ int cli_csv_open(struct cli_csv *c, const char *path, const char *header)
         return 1;
     }
     snprintf(c->tmp, n, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(c->tmp);
-    if (fd < 0 || !(c->f = fdopen(fd, "w"))) {
+    int fd = mkstemp(c->tmp); /* 0600: given the umask's mode below */
+    if (fd < 0 || fchmod(fd, io_new_file_mode()) != 0 || !(c->f = fdopen(fd, "w"))) {
         fprintf(stderr, "saturn: error: %s: cannot write: %s\n", path, strerror(errno));
         if (fd >= 0) {
             close(fd);
@@ -212,6 +288,93 @@ int cli_csv_open(struct cli_csv *c, const char *path, const char *header)
     }
     fputs(header, c->f);
     return 0;
+}
+
+int cli_csv_close(struct cli_csv *c)
+{
+    if (c->f && (fflush(c->f) || ferror(c->f) || fclose(c->f))) {
+        fprintf(stderr, "saturn: error: %s: write failed\n", c->path);
+        c->f = NULL;
+        cli_csv_abort(c);
+        return 1;
+    }
+    c->f = NULL;
+    return 0;
+}
+
+const char *cli_stage_file(struct cli_stage *s, const char *path)
+{
+    if (s->n == CLI_STAGE_MAX)
+        return NULL;
+    size_t n = strlen(path) + 16;
+    char *tmp = malloc(n), *p = strdup(path);
+    if (!tmp || !p) {
+        free(tmp);
+        free(p);
+        fprintf(stderr, "saturn: error: out of memory\n");
+        return NULL;
+    }
+    snprintf(tmp, n, "%s.tmp.XXXXXX", path);
+    int fd = mkstemp(tmp); /* the name, reserved; the writer replaces the file */
+    if (fd < 0) {
+        fprintf(stderr, "saturn: error: %s: cannot write: %s\n", path, strerror(errno));
+        free(tmp);
+        free(p);
+        return NULL;
+    }
+    close(fd);
+    s->path[s->n] = p;
+    s->tmp[s->n++] = tmp;
+    return tmp;
+}
+
+int cli_stage_csv(struct cli_stage *s, struct cli_csv *c)
+{
+    int rc = cli_csv_close(c);
+    if (rc)
+        return rc;
+    if (s->n == CLI_STAGE_MAX) {
+        cli_csv_abort(c);
+        return 1;
+    }
+    s->path[s->n] = c->path;
+    s->tmp[s->n++] = c->tmp;
+    memset(c, 0, sizeof *c);
+    return 0;
+}
+
+void cli_stage_msg(struct saturn_error *err, const struct cli_stage *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        char *at = strstr(err->msg, s->tmp[i]);
+        if (!at)
+            continue;
+        char rest[sizeof err->msg];
+        snprintf(rest, sizeof rest, "%s", at + strlen(s->tmp[i]));
+        snprintf(at, sizeof err->msg - (size_t)(at - err->msg), "%s%s", s->path[i], rest);
+    }
+}
+
+int cli_stage_commit(struct cli_stage *s)
+{
+    int rc = 0;
+    for (int i = 0; i < s->n; i++)
+        if (!rc && rename(s->tmp[i], s->path[i]) != 0) {
+            fprintf(stderr, "saturn: error: %s: %s\n", s->path[i], strerror(errno));
+            rc = 1;
+        }
+    cli_stage_abort(s); /* what could not be renamed */
+    return rc;
+}
+
+void cli_stage_abort(struct cli_stage *s)
+{
+    for (int i = 0; i < s->n; i++) {
+        unlink(s->tmp[i]); /* gone already once renamed */
+        free(s->tmp[i]);
+        free(s->path[i]);
+    }
+    s->n = 0;
 }
 
 int cli_csv_commit(struct cli_csv *c)
@@ -327,13 +490,6 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
     }
     fprintf(f, "  %-16s mean %.2f  p50 %.0f  p99 %.0f  max %.0f cycles\n", what,
             l->mean, l->p50, l->p99, l->max);
-}
-
-unsigned cli_file_mode(void)
-{
-    mode_t m = umask(0);
-    umask(m);
-    return 0666 & ~(unsigned)m;
 }
 
 void cli_describe(const struct saturn_config *c, char *buf, size_t n)

@@ -14,9 +14,10 @@ static const struct command {
     {"run", cmd_run, "run one simulation and print a summary (--json PATH for a record)"},
     {"curve", cmd_curve, "sweep the offered load; find the saturation throughput (--csv PATH)"},
     {"sweep", cmd_sweep, "run a parameter sweep in parallel (resumable); best-parameter summary"},
-    {"model", cmd_model, "analytic bounds and the mean-field model of a configuration"},
+    {"model", cmd_model, "analytic bounds, the mean-field model and the memory estimate"},
     {"ga", cmd_ga, "optimise per-node start times of a collective (genetic algorithm)"},
     {"cupstack", cmd_cupstack, "find the inter-slice interval of a sliced collective"},
+    {"selftest", cmd_selftest, "--random N: run N random configurations, each checked (stress test)"},
     {"config", cmd_config, "--list: every parameter, --presets: the presets, --man: the manual\n"
                            "page; otherwise print the resolved configuration"},
 };

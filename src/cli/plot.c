@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "io/file_mode.h"
 #include "io/plot.h"
 
 /* Whether an executable named name is on PATH. */
@@ -65,38 +66,46 @@ char *cli_plot_tmp(const char *path)
     return tmp;
 }
 
-int cli_plot_run(const char *path, char *tmp, char *script)
+int cli_plot_draw(const char *path, const char *tmp, char *script)
 {
     int rc = 0;
-    if (!script) {
+    if (!script)
+        return 1;
+    /* gnuplot failing early must not kill saturn with SIGPIPE */
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    FILE *g = popen("gnuplot", "w");
+    if (!g) {
+        fprintf(stderr, "saturn: error: --plot %s: cannot start gnuplot: %s\n", path,
+                strerror(errno));
         rc = 1;
     } else {
-        /* gnuplot failing early must not kill saturn with SIGPIPE */
-        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-        FILE *g = popen("gnuplot", "w");
-        if (!g) {
-            fprintf(stderr, "saturn: error: --plot %s: cannot start gnuplot: %s\n", path,
-                    strerror(errno));
+        fputs(script, g);
+        int st = pclose(g);
+        struct stat sb;
+        if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
+            sb.st_size == 0) {
+            fprintf(stderr, "saturn: error: --plot %s: gnuplot failed (its message, if "
+                            "any, is above)\n", path);
             rc = 1;
-        } else {
-            fputs(script, g);
-            int st = pclose(g);
-            struct stat sb;
-            if (st == -1 || !WIFEXITED(st) || WEXITSTATUS(st) != 0 || stat(tmp, &sb) != 0 ||
-                sb.st_size == 0) {
-                fprintf(stderr, "saturn: error: --plot %s: gnuplot failed (its message, if "
-                                "any, is above)\n", path);
-                rc = 1;
-            } else if (chmod(tmp, cli_file_mode()) != 0 || rename(tmp, path) != 0) {
-                fprintf(stderr, "saturn: error: --plot %s: %s\n", path, strerror(errno));
-                rc = 1;
-            }
+        } else if (chmod(tmp, io_new_file_mode()) != 0) {
+            fprintf(stderr, "saturn: error: --plot %s: %s\n", path, strerror(errno));
+            rc = 1;
         }
-        signal(SIGPIPE, old);
+    }
+    signal(SIGPIPE, old);
+    free(script);
+    return rc;
+}
+
+int cli_plot_run(const char *path, char *tmp, char *script)
+{
+    int rc = cli_plot_draw(path, tmp, script);
+    if (!rc && rename(tmp, path) != 0) {
+        fprintf(stderr, "saturn: error: --plot %s: %s\n", path, strerror(errno));
+        rc = 1;
     }
     if (rc)
         unlink(tmp);
     free(tmp);
-    free(script);
     return rc;
 }

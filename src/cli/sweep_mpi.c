@@ -181,7 +181,7 @@ int sweep_mpi_work(struct sweep_mpi *m, sweep_mpi_load_fn load, void *ctx)
         if (lrc < 0)
             lrc = load(ctx, &sw, &lerr);
         memset(&err, 0, sizeof err);
-        int rc = lrc ? lrc : sweep_point_run(sw, (size_t)id, false, &row, &err);
+        int rc = lrc ? lrc : sweep_point_run(sw, (size_t)id, false, 1, &row, &err);
         if (lrc)
             err = lerr;
         h[0] = rc ? MSG_ERROR : MSG_ROW;

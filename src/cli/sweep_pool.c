@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/cli.h"
 #include "cli/sweep_pool.h"
 #include "saturn/saturn.h"
 
@@ -27,8 +28,8 @@ void sweep_pool_fail(struct sweep_pool *p, size_t id, const struct saturn_error 
     saturn_error_set(&p->err, err->code, "sweep point %zu (%s): %s", id, label, err->msg);
 }
 
-int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, char **row,
-                    struct saturn_error *err)
+int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, unsigned copies,
+                    char **row, struct saturn_error *err)
 {
     struct saturn_config *c = NULL;
     int rc = saturn_sweep_point_config(sw, id, &c, err);
@@ -36,7 +37,9 @@ int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, c
         /* Creating the simulation checks the combination (e.g. enough VCs
          * for the routing), cheaply, before any output is written. */
         struct saturn_sim *s = NULL;
-        rc = saturn_sim_create(c, &s, err);
+        rc = cli_memory_check(c, copies, err);
+        if (rc == SATURN_OK)
+            rc = saturn_sim_create(c, &s, err);
         saturn_sim_free(s);
     } else if (rc == SATURN_OK) {
         struct saturn_results r;
@@ -87,7 +90,7 @@ static void *worker(void *arg)
             break;
         char *row = NULL;
         struct saturn_error err = {0};
-        int rc = sweep_point_run(p->sw, id, p->check_only, &row, &err);
+        int rc = sweep_point_run(p->sw, id, p->check_only, p->mem_copies, &row, &err);
         pthread_mutex_lock(&sh->lock);
         if (rc)
             sweep_pool_fail(p, id, &err);

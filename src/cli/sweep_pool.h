@@ -15,6 +15,7 @@ struct sweep_pool {
     const size_t *todo;   /* point ids, in order */
     size_t ntodo;
     bool check_only;      /* build (and so validate) each point, run nothing */
+    unsigned mem_copies;  /* check: points that will run at once (the memory check) */
     FILE *csv;            /* run: rows are appended here as points finish */
     const char *csv_path;
     size_t total, skipped; /* for the progress line */
@@ -29,11 +30,12 @@ struct sweep_pool {
  * after the first failure. Returns SATURN_OK or that failure's code. */
 int sweep_pool_run(struct sweep_pool *p, int jobs);
 
-/* One point: check_only builds (and so validates) it; otherwise runs it and
- * sets *row to its CSV line (malloc'd). The only place a row is made, so
- * every way of running a sweep gives the same rows. */
-int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, char **row,
-                    struct saturn_error *err);
+/* One point: check_only builds (and so validates) it, and checks that
+ * `copies` of it at once fit in memory; otherwise runs it and sets *row to
+ * its CSV line (malloc'd). The only place a row is made, so every way of
+ * running a sweep gives the same rows. */
+int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, unsigned copies,
+                    char **row, struct saturn_error *err);
 /* A point done: appends its row (if any) to p->csv with one write and a
  * flush, counts it, draws the progress line. Not thread-safe. */
 void sweep_pool_record(struct sweep_pool *p, size_t id, const char *row);

@@ -118,8 +118,10 @@ void saturn_param_allowed(const struct saturn_param *p, char *buf, size_t n)
 
 static const char *origin_text(const char *file, int line, char *buf, size_t n)
 {
-    if (file)
+    if (file && line > 0)
         snprintf(buf, n, "%s:%d", file, line);
+    else if (file) /* a preset: no line to name */
+        snprintf(buf, n, "%s", file);
     else if (line < 0)
         snprintf(buf, n, "command line");
     else

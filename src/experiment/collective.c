@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "experiment/sim.h"
+#include "traffic/process.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
  * time between the first and the last flit (paper 003, section 4.3). */
@@ -67,25 +68,68 @@ static int release_order(const void *a, const void *b)
     return x->k < y->k ? -1 : x->k > y->k;
 }
 
-/* Reads "node,offset" lines (a header line and blank lines are skipped). */
+/* The whole file (NULL: unreadable, errno set), NUL-terminated; *len
+ * excludes the terminator, so a NUL byte inside shows as one before it. */
+static char *read_all(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0, got;
+    char *buf = malloc(cap);
+    while (buf && (got = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += got;
+        if (n + 1 == cap) {
+            char *b = realloc(buf, cap *= 2);
+            if (!b)
+                free(buf);
+            buf = b;
+        }
+    }
+    int bad = ferror(f);
+    fclose(f);
+    if (buf && bad) {
+        free(buf);
+        errno = EIO;
+        return NULL;
+    }
+    if (!buf) {
+        errno = ENOMEM;
+        return NULL;
+    }
+    buf[n] = 0;
+    *len = n;
+    return buf;
+}
+
+/* Reads "node,offset" lines (a header line and blank lines are skipped).
+ * Lines end with "\n", "\r\n" or a lone "\r", as in INI files; any length. */
 static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
                          struct saturn_error *err)
 {
-    FILE *f = fopen(path, "r");
-    if (!f)
+    size_t len = 0;
+    char *text = read_all(path, &len);
+    if (!text)
         return saturn_config_fail(s->cfg, "collective.schedule", err, "cannot read: %s",
                                   strerror(errno));
-    char line[256];
     int no = 0, rc = SATURN_OK;
     bool seen_data = false;
     int *where = calloc(s->net.nnodes, sizeof *where); /* line of each node, 0: none */
     if (!where) {
-        fclose(f);
+        free(text);
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
-    while (fgets(line, sizeof line, f)) {
+    for (size_t at = 0; at < len && rc == SATURN_OK;) {
+        char *p = text + at;
+        size_t n = strcspn(p, "\r\n"); /* stops at a NUL byte too */
         no++;
-        char *p = line;
+        if (at + n < len && p[n] == 0) {
+            rc = saturn_error_set(err, SATURN_EINPUT, "%s:%d: a NUL byte (is this a text file?) "
+                                  "(collective.schedule)", path, no);
+            break;
+        }
+        at += n + (p[n] == '\r' && p[n + 1] == '\n' ? 2 : 1);
+        p[n] = 0;
         if (no == 1 && (unsigned char)p[0] == 0xef && (unsigned char)p[1] == 0xbb &&
             (unsigned char)p[2] == 0xbf)
             p += 3; /* a UTF-8 byte-order mark */
@@ -101,7 +145,7 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
             rc = saturn_error_set(err, SATURN_EINPUT,
                                   "%s:%d: '%.*s' is not 'node,offset' with a node in [0, %u) "
                                   "and an offset in [0, 1e9] (collective.schedule)",
-                                  path, no, (int)strcspn(p, "\r\n"), p, s->net.nnodes);
+                                  path, no, 200, p, s->net.nnodes);
             break;
         }
         if (where[node]) {
@@ -114,7 +158,7 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
         off[node] = o;
     }
     free(where);
-    fclose(f);
+    free(text);
     return rc;
 }
 
@@ -140,7 +184,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
                                       "%u slices of a %lld-flit payload would leave slices "
                                       "without payload; at most collective.payload slices",
                                       slices, (long long)payload);
-        len = (uint32_t)(payload / slices) + 1;
+        len = traffic_packet_flits(s->cfg, NULL);
     }
     int64_t *off = calloc(n->nnodes, sizeof *off);
     uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);

@@ -31,6 +31,10 @@ const struct saturn_param sim_params[] = {
      "cycles of generation time per row of saturn run --by-generation PATH"},
     {"sim.series_interval", SATURN_PARAM_INT, "1", 1, 1e12, NULL,
      "cycles per row of the time series (saturn run --series PATH)"},
+    {"sim.memory_check", SATURN_PARAM_BOOL, "true", 0, 0, NULL,
+     "refuse up front (exit 2) a configuration whose memory estimate (saturn model prints it) "
+     "exceeds the memory available to saturn (MemAvailable, the cgroup's limit, ulimit -v); "
+     "false runs it anyway"},
     {"debug.allow_deadlock", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "test only: accept configurations that can deadlock, to exercise the watchdog"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
@@ -126,6 +130,8 @@ void saturn_sim_set_progress(struct saturn_sim *s, saturn_progress_fn fn, void *
     s->progress = fn;
     s->progress_user = user;
 }
+
+size_t saturn_sim_nodes(const struct saturn_sim *s) { return s->net.nnodes; }
 
 int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t n)
 {

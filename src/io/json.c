@@ -10,6 +10,7 @@
 
 #include <cjson/cJSON.h>
 
+#include "io/file_mode.h"
 #include "saturn/io.h"
 #include "saturn/saturn.h"
 
@@ -193,7 +194,7 @@ char *saturn_results_json(const struct saturn_config *c,
 /* The mode a plain fopen(path, "w") would give: 0666 less the umask.
  * umask() cannot be read without setting it (a race with other threads),
  * so ask /proc; 022 when that is unavailable. */
-static mode_t new_file_mode(void)
+mode_t io_new_file_mode(void)
 {
     mode_t mask = 022;
     FILE *f = fopen("/proc/self/status", "r");
@@ -273,7 +274,7 @@ int saturn_write_file_atomic(const char *path, const char *data, size_t len,
     const char *step = "cannot write";
     int e = 0;
     errno = 0;
-    if (fchmod(fd, new_file_mode()) != 0 || write_all(fd, data, len) != 0)
+    if (fchmod(fd, io_new_file_mode()) != 0 || write_all(fd, data, len) != 0)
         e = errno ? errno : EIO;
     else if (fsync(fd) != 0)
         e = errno, step = "cannot sync";

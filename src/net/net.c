@@ -8,6 +8,7 @@
 
 #include "net/net.h"
 #include "net/net_internal.h"
+#include "traffic/process.h"
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
 static const char *const buffer_sets[] = {"all", "network", NULL};
@@ -138,7 +139,10 @@ static int check_combinations(const struct saturn_config *cfg,
     int sw = saturn_config_enum(cfg, "router.switching");
     int64_t b = saturn_config_int(cfg, "router.buf_flits");
     int64_t ob = saturn_config_int(cfg, "router.out_buf_flits");
-    int64_t len = saturn_config_int(cfg, "traffic.packet_length");
+    /* a sliced collective's packets, not traffic.packet_length: a VCT
+     * buffer shorter than them never takes one, and nothing moves */
+    const char *what;
+    int64_t len = traffic_packet_flits(cfg, &what);
     if (sw == SW_UNLIMITED && b != 0)
         return saturn_config_fail(cfg, "router.buf_flits", err,
                                   "router.switching = unlimited needs unbounded buffers; "
@@ -146,13 +150,11 @@ static int check_combinations(const struct saturn_config *cfg,
     if (sw == SW_VCT && b != 0 && b < len)
         return saturn_config_fail(cfg, "router.buf_flits", err,
                                   "virtual cut-through needs a buffer that holds a whole "
-                                  "packet: at least traffic.packet_length = %lld flits",
-                                  (long long)len);
+                                  "packet: at least %s = %lld flits", what, (long long)len);
     if (sw == SW_VCT && ob != 0 && ob < len)
         return saturn_config_fail(cfg, "router.out_buf_flits", err,
                                   "virtual cut-through needs output buffers of at least "
-                                  "traffic.packet_length = %lld flits (or 0 for none)",
-                                  (long long)len);
+                                  "%s = %lld flits (or 0 for none)", what, (long long)len);
     return SATURN_OK;
 }
 
@@ -361,10 +363,10 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
             return saturn_config_fail(cfg, "gather.mode", err,
                                       "a 2-flit metapacket enters its VC whole: "
                                       "router.buf_flits must be at least 2 (or 0)");
-        if (n->buf_cap == 0 && saturn_config_enum(cfg, "gather.full") == 0)
-            return saturn_config_fail(cfg, "gather.full", err,
-                                      "unlimited buffers (router.buf_flits = 0) are never "
-                                      "full; use gather.full = nonempty");
+        /* gather.full with unlimited buffers is checked by the controllers
+         * that use the count (static, selftune: gather_init); the others
+         * refuse gather.* keys, so a check here made metapackets with
+         * unlimited buffers impossible for them. */
         n->meta_arb_priority = saturn_config_enum(cfg, "gather.meta_arbiter") == 1;
         n->V = n->Vd + 1; /* the meta VC, index Vd, on every port */
         n->meta_bit = 1ULL << n->Vd;
@@ -391,12 +393,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         n->link_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.local_latency");
         n->global_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.global_latency");
         n->global_cap = (uint32_t)saturn_config_int(cfg, "dragonfly.global_buf_flits");
-        if (n->switching == SW_VCT && n->buf_cap &&
-            n->global_cap < (uint32_t)saturn_config_int(cfg, "traffic.packet_length"))
+        const char *what;
+        uint32_t len = traffic_packet_flits(cfg, &what);
+        if (n->switching == SW_VCT && n->buf_cap && n->global_cap < len)
             return saturn_config_fail(cfg, "dragonfly.global_buf_flits", err,
                                       "virtual cut-through needs a buffer that holds a whole "
-                                      "packet: at least traffic.packet_length = %lld flits",
-                                      (long long)saturn_config_int(cfg, "traffic.packet_length"));
+                                      "packet: at least %s = %u flits", what, len);
     }
     n->credit_delay = (uint32_t)saturn_config_int(cfg, "router.credit_delay");
     n->inject_latency = (uint32_t)saturn_config_int(cfg, "router.inject_latency");

@@ -41,6 +41,7 @@ struct pb {
     double coef;       /* fraction of the mean */
     double allowance;  /* phits */
     int mark_hi;       /* the highest global VC the marks count (0 or all) */
+    bool val_src_only; /* dragonfly.valiant_exclude = source */
     uint32_t depth;    /* history snapshots kept: delay + 1 */
     uint32_t links;    /* routers * h */
     uint8_t *sat;      /* depth x links marks */
@@ -59,6 +60,7 @@ static int pb_init(void **state, const struct saturn_config *cfg, const struct n
     s->allowance = saturn_config_real(cfg, "pb.allowance") *
                    (double)saturn_config_int(cfg, "traffic.packet_length");
     s->mark_hi = saturn_config_enum(cfg, "pb.marks") == 0 ? 0 : n->global_vcs - 1;
+    s->val_src_only = df_valiant_src_only(cfg);
     s->depth = (uint32_t)saturn_config_int(cfg, "pb.delay") + 1;
     s->links = n->topo.routers * (uint32_t)n->topo.h;
     s->sat = calloc((size_t)s->depth * s->links, 1);
@@ -110,9 +112,10 @@ static bool pb_marked(const struct pb *s, const struct net *n, uint32_t g, uint3
 
 static void pb_at_source(void *state, const struct net *n, struct packet *p, uint64_t draw)
 {
+    const struct pb *s = state;
     const struct topo *t = &n->topo;
     p->route[0] = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
-                                      draw);
+                                      draw, s->val_src_only);
     p->route[1] = 0;
 }
 

@@ -18,6 +18,7 @@ const struct saturn_param route_ugal_params[] = {
 
 struct ugal {
     double threshold; /* phits */
+    bool val_src_only; /* dragonfly.valiant_exclude = source */
 };
 
 static int ugal_init(void **state, const struct saturn_config *cfg, const struct net *n,
@@ -29,14 +30,16 @@ static int ugal_init(void **state, const struct saturn_config *cfg, const struct
     *state = u;
     u->threshold = saturn_config_real(cfg, "ugal.threshold") *
                    (double)saturn_config_int(cfg, "traffic.packet_length");
+    u->val_src_only = df_valiant_src_only(cfg);
     return df_check(cfg, n, 4, 2, "ugal", err);
 }
 
 static void ugal_at_source(void *state, const struct net *n, struct packet *p, uint64_t draw)
 {
+    const struct ugal *u = state;
     const struct topo *t = &n->topo;
     p->route[0] = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
-                                      draw);
+                                      draw, u->val_src_only);
     p->route[1] = 0;
 }
 

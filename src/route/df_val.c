@@ -19,6 +19,7 @@ const struct saturn_param route_val_params[] = {
 
 struct val {
     bool group;
+    bool src_only; /* dragonfly.valiant_exclude = source */
 };
 
 static int val_init(void **state, const struct saturn_config *cfg, const struct net *n,
@@ -29,6 +30,7 @@ static int val_init(void **state, const struct saturn_config *cfg, const struct 
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = v;
     v->group = saturn_config_enum(cfg, "val.intermediate") == 1;
+    v->src_only = df_valiant_src_only(cfg);
     return df_check(cfg, n, v->group ? 3 : 4, 2, "val", err);
 }
 
@@ -37,7 +39,7 @@ static void val_at_source(void *state, const struct net *n, struct packet *p, ui
     const struct val *v = state;
     const struct topo *t = &n->topo;
     uint32_t s = topo_node_router(t, p->src), d = topo_node_router(t, p->dst);
-    uint32_t mid = df_val_intermediate(t, s, d, draw);
+    uint32_t mid = df_val_intermediate(t, s, d, draw, v->src_only);
     p->route[0] = v->group ? df_group(t, mid) : mid;
     p->route[1] = 0;
     if (df_group(t, mid) != df_group(t, s) && df_group(t, mid) != df_group(t, d))

@@ -4,6 +4,8 @@
 static const char *const global_names[] = {"mm", "crg", NULL};
 static const char *const trigger_names[] = {"exceeds", "reaches", NULL};
 static const char *const olm_trigger_names[] = {"blocked", "always", NULL};
+static const char *const occ_vcs_names[] = {"range", "first", NULL};
+static const char *const val_exclude_names[] = {"source_destination", "source", NULL};
 
 const struct saturn_param route_dragonfly_params[] = {
     {"dragonfly.global_misroute", SATURN_PARAM_ENUM, "mm", 0, 0, global_names,
@@ -26,6 +28,15 @@ const struct saturn_param route_dragonfly_params[] = {
     {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
      "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
      "(FOGSim's ThMin; the paper gives no value)"},
+    {"olm.occupancy_vcs", SATURN_PARAM_ENUM, "range", 0, 0, occ_vcs_names,
+     "olm, hybrid: the occupancies compared (and olm.min_occupancy) are of a candidate's whole "
+     "VC range (range) or of its first VC only, the one a hop-indexed VC order gives this hop "
+     "(first: FOGSim's per-VC credit occupancy)"},
+    {"dragonfly.valiant_exclude", SATURN_PARAM_ENUM, "source_destination", 0, 0,
+     val_exclude_names,
+     "val, ugal, pb: the groups a random Valiant intermediate router may not lie in: the "
+     "source and destination groups (every Valiant path takes two global links) or the "
+     "source group only (FOGSim's generator; a path through the destination group takes one)"},
     {"olm.congested_coef", SATURN_PARAM_REAL, "0", 0, 1e6, NULL,
      "olm, hybrid: in the source group the occupancy trigger misroutes a packet whose minimal "
      "output is a global link only when that link is congested: its phits waiting exceed "
@@ -43,6 +54,7 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
     o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
+    o->occ_first = saturn_config_enum(cfg, "olm.occupancy_vcs") == 1;
     o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
     o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
                     (double)saturn_config_int(cfg, "traffic.packet_length");
@@ -433,8 +445,13 @@ void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64
  * next input buffer): a global VC holds 288 phits, a local one 64, and
  * comparing raw phits would keep traffic off the global links whenever
  * their long round trip holds more than a local VC can. */
-static double occupancy_frac(const struct net *n, uint32_t r, const struct route_cand *c)
+static double occupancy_frac(const struct net *n, const struct df_opts *o, uint32_t r,
+                             const struct route_cand *cand)
 {
+    struct route_cand first = *cand;
+    if (o->occ_first)
+        first.vc_hi = first.vc_lo;
+    const struct route_cand *c = &first;
     const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
     double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
                  (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
@@ -453,7 +470,7 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
         return -1;
     if (o->blocked && df_cand_open(n, r, &plan->min, p->len))
         return -1;
-    double qmin = occupancy_frac(n, r, &plan->min);
+    double qmin = occupancy_frac(n, o, r, &plan->min);
     if (qmin < o->min_occ)
         return -1;
     const struct topo *t = &n->topo;
@@ -473,15 +490,23 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
     }
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
-        ok[i] = 100.0 * occupancy_frac(n, r, &plan->opt[i]) < pct * qmin &&
+        ok[i] = 100.0 * occupancy_frac(n, o, r, &plan->opt[i]) < pct * qmin &&
                 (!o->room || df_cand_open(n, r, &plan->opt[i], p->len));
     return df_pick(&n->router_rng[r], ok, plan->nopt);
 }
 
 /* A random router outside the groups of routers s and d, from draw. */
-uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw)
+bool df_valiant_src_only(const struct saturn_config *cfg)
+{
+    return saturn_config_enum(cfg, "dragonfly.valiant_exclude") == 1;
+}
+
+uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw,
+                             bool src_only)
 {
     uint32_t gs = df_group(t, s), gd = df_group(t, d);
+    if (src_only)
+        gd = gs;
     uint32_t skip = gs == gd ? 1 : 2;
     if (t->groups <= skip)
         return (uint32_t)(draw % t->routers);

@@ -49,6 +49,8 @@ struct df_opts {
     bool blocked;   /* olm.trigger = blocked: the occupancy trigger (OLM, Hybrid) only
                        when the minimal output cannot take the packet now */
     double min_occ;  /* olm.min_occupancy / 100: ... and is at least this full */
+    bool occ_first;  /* olm.occupancy_vcs = first: occupancies of a candidate's first VC only
+                        (FOGSim's per-VC credits); range: of all its VCs together */
     double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
                                      group must exceed cong_coef x mean + cong_allow phits */
 };
@@ -156,7 +158,10 @@ int df_contention_choice(struct contention *c, const struct df_opts *o, const st
  * groups of routers s and d (anywhere when there are fewer than three
  * groups), from draw; and, from the source router r, the products q H of
  * the minimal path and of the Valiant path through p->route[0]. */
-uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw);
+uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint64_t draw,
+                             bool src_only);
+/* dragonfly.valiant_exclude = source: Valiant intermediates may lie in the destination group */
+bool df_valiant_src_only(const struct saturn_config *cfg);
 void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
                    double *cval);
 

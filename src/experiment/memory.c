@@ -1,0 +1,133 @@
+/* saturn_memory_estimate: what a configuration will take in memory,
+ * computed from the configuration alone (nothing is built: a topology of a
+ * billion routers is refused before its coordinate table is allocated).
+ *
+ * The counts follow net_create and build_buffers: every port of every
+ * router has V VC records (input state, routing state, output state), every
+ * VC of its link class a power-of-two ring of its capacity (16 flits to
+ * start with when unlimited: such rings grow with what they hold), every
+ * network port's VCs an output ring when output buffers are on. Packets:
+ * the pool grows to the peak of live packets: at most the buffers' flits
+ * over the packet length, one packet being injected per node, bounded
+ * source queues, and a collective's packets, all released up front.
+ * Events: the wheel's buckets keep their peak size, about one event (a
+ * flit or a credit) per link per slot when links are half busy. What is
+ * left out grows with the run, not the network: open-loop source queues
+ * beyond saturation, unlimited buffers beyond 16 flits, --chart's cells. */
+#include <string.h>
+
+#include "experiment/sim.h"
+#include "route/route.h"
+#include "traffic/process.h"
+
+static uint64_t pow2_at_least(uint64_t x)
+{
+    uint64_t p = 1;
+    while (p < x)
+        p <<= 1;
+    return p;
+}
+
+int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory *m,
+                           struct saturn_error *err)
+{
+    memset(m, 0, sizeof *m);
+    (void)err;
+    const struct net *n = NULL; /* for sizeof only */
+    const bool df = saturn_config_enum(cfg, "network.topology") == 2;
+    const bool meta = saturn_config_enum(cfg, "gather.mode") == 1;
+    double routers, nodes;
+    int radix, conc, dims = 1, global_ports = 0;
+    if (df) {
+        double p = (double)saturn_config_int(cfg, "dragonfly.p");
+        double a = (double)saturn_config_int(cfg, "dragonfly.a");
+        double h = (double)saturn_config_int(cfg, "dragonfly.h");
+        routers = a * (a * h + 1);
+        nodes = routers * p;
+        radix = (int)(a - 1 + h);
+        conc = (int)p;
+        global_ports = (int)h;
+    } else {
+        int64_t k[SATURN_LIST_MAX];
+        int nk = saturn_config_list(cfg, "network.k", k, SATURN_LIST_MAX);
+        dims = (int)saturn_config_int(cfg, "network.n");
+        routers = 1;
+        for (int d = 0; d < dims; d++)
+            routers *= (double)(nk == 1 || d >= nk ? k[0] : k[d]);
+        nodes = routers;
+        radix = 2 * dims;
+        conc = 1;
+    }
+    const int P = radix + conc;
+
+    /* VCs per port class, as net_create sets them */
+    int inj = (int)saturn_config_int(cfg, "router.vcs"), local = inj, global = inj;
+    if (df) {
+        local = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
+        if (local == 0) {
+            const struct route_ops *ro = route_find(saturn_config_str(cfg, "routing.algorithm"));
+            local = ro && ro->local_vcs > 3 ? ro->local_vcs : 3;
+        }
+        global = (int)saturn_config_int(cfg, "dragonfly.global_vcs");
+    }
+    int V = inj > local ? inj : local;
+    V = V > global ? V : global;
+    const int extra = meta ? 1 : 0; /* the meta VC on every port */
+    V += extra;
+
+    /* flit rings: injection, local and global input VCs; output VCs */
+    const uint64_t cap = (uint64_t)saturn_config_int(cfg, "router.buf_flits");
+    const uint64_t gcap = df && cap ? (uint64_t)saturn_config_int(cfg, "dragonfly.global_buf_flits")
+                                    : cap;
+    const uint64_t slot = cap ? pow2_at_least(cap) : 16, gslot = gcap ? pow2_at_least(gcap) : 16;
+    const double local_ports = radix - global_ports;
+    double flits = routers * (conc * (double)(inj + extra) * (double)slot +
+                              local_ports * (double)(local + extra) * (double)slot +
+                              global_ports * (double)(global + extra) * (double)gslot);
+    const uint64_t ocap = (uint64_t)saturn_config_int(cfg, "router.out_buf_flits");
+    const bool ounl = saturn_config_bool(cfg, "router.out_buf_unlimited");
+    if (ocap || ounl)
+        flits += routers * (local_ports * local + global_ports * global) *
+                 (double)(ounl ? 16 : pow2_at_least(ocap));
+    m->buffers = (uint64_t)(flits * sizeof(flit_t));
+
+    const double vcs = routers * P * V;
+    m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
+                             routers * P * (double)sizeof *n->ports);
+
+    /* packets alive at once */
+    const double len = (double)traffic_packet_flits(cfg, NULL);
+    double live = flits / len + nodes;
+    const double queue = (double)saturn_config_int(cfg, "traffic.source_queue");
+    live += nodes * queue;
+    double rel = 0;
+    if (saturn_config_enum(cfg, "sim.workload") == 1) { /* collective: all released up front */
+        double per = (double)saturn_config_int(cfg, "collective.packets");
+        double slices = (double)saturn_config_int(cfg, "collective.slices");
+        live += nodes * per * slices;
+        rel = nodes * per * (slices * 16 + 4); /* release records, destinations */
+    }
+    /* a queue slot per packet besides the record; the bound above is
+     * seldom reached, which the pool's doubling makes up for */
+    m->packets = (uint64_t)(live * (double)(sizeof(struct packet) + 2 * sizeof(uint32_t)) + rel);
+
+    /* routers, nodes, topology, the event wheel, the process itself */
+    double per_router = sizeof *n->rocc + sizeof *n->rports + sizeof *n->rnv + sizeof *n->rna +
+                        sizeof *n->rstamp + sizeof *n->router_rng + 4.0 * dims + 8;
+    double per_node = sizeof *n->nodes + 4 * sizeof(uint32_t) + (double)V * sizeof(int32_t) +
+                      3 * sizeof(uint64_t) + sizeof(struct rng);
+    uint64_t longest = (uint64_t)saturn_config_int(cfg, df ? "dragonfly.global_latency"
+                                                           : "router.link_latency");
+    static const char *const delays[] = {"router.credit_delay", "router.inject_latency",
+                                         "router.eject_latency", NULL};
+    for (int i = 0; delays[i]; i++)
+        if ((uint64_t)saturn_config_int(cfg, delays[i]) > longest)
+            longest = (uint64_t)saturn_config_int(cfg, delays[i]);
+    if (df && (uint64_t)saturn_config_int(cfg, "dragonfly.local_latency") > longest)
+        longest = (uint64_t)saturn_config_int(cfg, "dragonfly.local_latency");
+    longest += (uint64_t)saturn_config_int(cfg, "router.xbar_delay");
+    double events = routers * radix * (double)pow2_at_least(longest + 1) * sizeof(struct event);
+    m->other = (uint64_t)(routers * per_router + nodes * per_node + events) + (4u << 20);
+    m->total = m->buffers + m->vc_state + m->packets + m->other;
+    return SATURN_OK;
+}
