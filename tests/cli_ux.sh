@@ -185,6 +185,17 @@ if command -v gnuplot >/dev/null; then
 else
     echo "gnuplot missing: figure tests skipped"
 fi
+# gnuplot failing: neither the figure nor the outputs staged with it
+mkdir -p "$tmp/fakebin"
+printf '#!/bin/sh\ncat >/dev/null\necho "fake gnuplot: refused" >&2\nexit 1\n' >"$tmp/fakebin/gnuplot"
+chmod +x "$tmp/fakebin/gnuplot"
+check plot-fails-curve 1 env PATH="$tmp/fakebin:$PATH" "$bin" curve network.k=4 steady.warmup=300 steady.measure=600 curve.step=0.2 --plot "$tmp/f.png" --csv "$tmp/f.csv" -q
+contains plot-fails-curve "$tmp/err" "gnuplot failed"
+check plot-fails-run 1 env PATH="$tmp/fakebin:$PATH" "$bin" run network.k=4 steady.warmup=300 steady.measure=600 --series "$tmp/fs.csv" --plot "$tmp/fs.png" --json "$tmp/fs.json" -q
+for f in f.png f.csv fs.csv fs.png fs.json; do
+    [ -e "$tmp/$f" ] && { fail=$((fail + 1)); echo "FAIL plot-fails: $f written"; } || pass=$((pass + 1))
+done
+ls "$tmp" | grep -q '\.tmp\.' && { fail=$((fail + 1)); echo "FAIL plot-fails: a temporary file left"; } || pass=$((pass + 1))
 tiny="network.k=4 router.buf_flits=4 routing.dateline=cumulative sim.workload=collective collective.packets=1 traffic.pattern=brev"
 check chart-png 0 "$bin" run $tiny collective.payload=8 collective.slices=2 collective.interval=10 --chart "$tmp/chart.png" -q
 png chart-png "$tmp/chart.png"

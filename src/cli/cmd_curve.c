@@ -95,21 +95,33 @@ int cmd_curve(int argc, char **argv)
     if (rc) {
         rc = cli_fail(&err);
     } else {
-        if (a.csv_path && saturn_write_file_atomic(a.csv_path, o.csv, o.len, &err))
-            rc = cli_fail(&err);
+        /* the CSV and the figure renamed into place together, or neither */
+        struct cli_stage st = {0};
+        const char *tmp;
+        if (a.csv_path) {
+            if (!(tmp = cli_stage_file(&st, a.csv_path)))
+                rc = EXIT_BAD_INPUT;
+            else if (saturn_write_file_atomic(tmp, o.csv, o.len, &err)) {
+                cli_stage_msg(&err, &st);
+                rc = cli_fail(&err);
+            }
+        }
         if (rc == 0 && a.plot_path) {
             char what[512], title[600];
             cli_describe(a.cfg, what, sizeof what);
             snprintf(title, sizeof title, "saturn curve: %s", what);
-            char *tmp = cli_plot_tmp(a.plot_path);
-            if (!tmp)
+            if (!(tmp = cli_stage_file(&st, a.plot_path)))
                 rc = EXIT_BAD_INPUT;
-            else
-                rc = cli_plot_run(a.plot_path, tmp,
-                                  plot_curves_script(a.plot_path, tmp, title, &o.fig, 1, &err));
-            if (rc && err.code)
+            else if ((rc = cli_plot_draw(a.plot_path, tmp,
+                                         plot_curves_script(a.plot_path, tmp, title, &o.fig, 1,
+                                                            &err))) &&
+                     err.code)
                 rc = cli_fail(&err);
         }
+        if (rc == 0)
+            rc = cli_stage_commit(&st);
+        else
+            cli_stage_abort(&st);
         if (!a.quiet && rc == 0) {
             printf("\nsaturation throughput %.4f flits/node/cycle (highest accepted load)\n",
                    sum.saturation_throughput);
