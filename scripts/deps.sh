@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages saturn needs, if any is missing.
 set -euo pipefail
-need=(gcc make cmake pkg-config libcmocka-dev libinih-dev libcjson-dev libpng-dev libopenmpi-dev openmpi-bin)
+need=(gcc make cmake pkg-config libcmocka-dev libinih-dev libcjson-dev libpng-dev libcairo2-dev gnuplot-nox libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${need[@]}"; do
     dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -79,7 +79,7 @@ static void test_error_names_line(void **state)
     path = test_put_file(*state, "bare.ini", "n = 3\n");
     c = saturn_config_new();
     assert_int_equal(saturn_config_load_ini(c, path, &err), SATURN_EINPUT);
-    assert_contains(err.msg, "bare.ini:1: unknown key 'n'; did you mean 'network.n'?");
+    assert_contains(err.msg, "bare.ini:1: unknown key 'n'; did you mean 'network.n'");
     saturn_config_free(c);
 }
 

@@ -14,16 +14,21 @@ import json
 import os
 import re
 import subprocess
+import sys
 import tempfile
 import threading
+
+from progress import Progress
 
 
 class Saturn:
     """`saturn run` with a fixed prefix (preset or file) and key=value
     overrides; results from the JSON record."""
 
-    def __init__(self, binary, out, prefix, jobs):
+    def __init__(self, binary, out, prefix, jobs, name=None):
         self.binary, self.out, self.prefix = binary, out, list(prefix)
+        # runs done on stderr (the script's folder names the experiment)
+        self.progress = Progress(name or os.path.basename(os.path.dirname(os.path.abspath(sys.argv[0]))))
         # threads may wait on each other (a bisection runs its points one
         # by one); the semaphore keeps `jobs` runs going at a time
         self.pool = cf.ThreadPoolExecutor(max_workers=8 * max(1, jobs))
@@ -32,6 +37,10 @@ class Saturn:
     def run(self, kv, series=None, interval=None, deadlock_ok=False):
         """deadlock_ok: a run the watchdog stops (exit 3) returns
         {"deadlocked": True, "error": its report} instead of raising."""
+        self.progress.add()
+        return self._run(kv, series, interval, deadlock_ok)
+
+    def _run(self, kv, series, interval, deadlock_ok):
         fd, path = tempfile.mkstemp(dir=self.out, suffix=".json")
         os.close(fd)
         cmd = [self.binary, "run", *self.prefix, *kv, "--json", path, "-q"]
@@ -50,9 +59,11 @@ class Saturn:
                 return json.load(f)["results"]
         finally:
             os.unlink(path)
+            self.progress.done()
 
     def submit(self, kv, series=None, interval=None, deadlock_ok=False):
-        return self.pool.submit(self.run, kv, series, interval, deadlock_ok)
+        self.progress.add()
+        return self.pool.submit(self._run, kv, series, interval, deadlock_ok)
 
     def runs(self, jobs, deadlock_ok=False):
         """{key: kv list} -> {key: results}, in parallel."""
@@ -61,6 +72,7 @@ class Saturn:
 
     def close(self):
         self.pool.shutdown()
+        self.progress.close()
 
 
 def latency(r, kind="packet_latency"):

@@ -88,6 +88,17 @@ int saturn_config_preset(struct saturn_config *c, const char *name, struct satur
 /* Iterate the resolved configuration (every parameter, in registry order). */
 const char *saturn_config_value_text(const struct saturn_config *c, size_t i);
 
+/* Whether parameter i plays a part in a run of c: false for the keys of a
+ * topology, routing, traffic pattern, workload or injection controller c
+ * does not use, for test and output knobs, and for the sections of the
+ * tools (curve, ga, cupstack). Summaries show these and the keys set. */
+bool saturn_param_applies(const struct saturn_config *c, size_t i);
+
+/* Warnings gathered while values were set, oldest first: a key given twice
+ * in one file, or twice on the command line, and which value wins. */
+size_t saturn_config_warning_count(const struct saturn_config *c);
+const char *saturn_config_warning(const struct saturn_config *c, size_t i);
+
 #ifdef __cplusplus
 }
 #endif

@@ -37,13 +37,19 @@ char *saturn_results_json(const struct saturn_config *c,
 int saturn_write_file_atomic(const char *path, const char *data, size_t len,
                              struct saturn_error *err);
 
-/* A space-time chart of t as a PNG image (paper 003, Fig. 2): one column
- * per link, one row per cycle (cycle 0 at the top), each cell a scale x
- * scale block of 8-bit RGB coloured by saturn_chart_colour. Written
- * atomically. Errors: scale below 1, an empty trace, or an image wider or
- * taller than 30000 pixels (SATURN_EINPUT, saying what to lower); libpng
- * failures (SATURN_EIO); and those of saturn_write_file_atomic. */
+/* A space-time chart of t drawn with cairo (paper 003, Fig. 2): one
+ * column per link, one row per cycle (cycle 0 at the top), each cell a
+ * scale x scale block coloured by saturn_chart_colour; a title, the cycles
+ * down the left and the link ids along the bottom with their ticks, and a
+ * colour key (idle, blocked, an entry per slice) on the right. PNG (8-bit
+ * RGB) or SVG (the cells as rectangles, the text as outlines). Written
+ * atomically. Errors: scale below 1, an empty trace, a cell area wider or
+ * taller than 30000 pixels or larger than 64 million (SATURN_EINPUT,
+ * saying what to lower); cairo failures (SATURN_EIO, SATURN_ENOMEM); and
+ * those of saturn_write_file_atomic. */
 int saturn_chart_png(const char *path, const struct saturn_link_trace *t,
+                     int scale, struct saturn_error *err);
+int saturn_chart_svg(const char *path, const struct saturn_link_trace *t,
                      int scale, struct saturn_error *err);
 
 /* The chart colour of a cell: idle white (255,255,255), blocked grey

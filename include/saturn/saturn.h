@@ -19,9 +19,21 @@ extern "C" {
 
 const char *saturn_version(void);
 
-/* Called now and then during a run (about every 2^16 cycles). */
-typedef void (*saturn_progress_fn)(void *user, uint64_t cycle,
-                                   const char *phase);
+/* A progress report, made every so many cycles during a run: a power of
+ * two scaled to the network, about 2^18 router-cycles of work apart
+ * (4,096 cycles of an 8x8 torus, one cycle of a million-router one), so
+ * that the receiver can time its lines itself. The strings are valid
+ * during the call only. */
+struct saturn_progress {
+    const char *task;   /* the workload: "steady", "collective", "ramp", "phases" */
+    const char *phase;  /* "warm-up", "measure", "drain", "phase 2 of 5", ... */
+    const char *label;  /* set by an enclosing loop (saturn_curve: "point 3, load
+                           0.15"), NULL otherwise */
+    uint64_t cycle;     /* the simulation's clock */
+    uint64_t done, total; /* work done and planned, in unit (total 0: unknown) */
+    const char *unit;   /* "cycles" or "packets" */
+};
+typedef void (*saturn_progress_fn)(void *user, const struct saturn_progress *p);
 
 struct saturn_sim;
 
@@ -137,6 +149,11 @@ typedef int (*saturn_curve_fn)(void *user, const struct saturn_config *point,
                                const struct saturn_results *r);
 int saturn_curve(const struct saturn_config *cfg, saturn_curve_fn fn, void *user,
                  struct saturn_curve_summary *sum, struct saturn_error *err);
+/* The same, reporting every point's progress (label: "point N of at most
+ * M, load R"). */
+int saturn_curve_progress(const struct saturn_config *cfg, saturn_curve_fn fn, void *user,
+                          saturn_progress_fn progress, void *progress_user,
+                          struct saturn_curve_summary *sum, struct saturn_error *err);
 
 #ifdef __cplusplus
 }

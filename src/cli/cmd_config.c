@@ -20,6 +20,10 @@ int cmd_config(int argc, char **argv)
         list();
         return 0;
     }
+    if (argc >= 2 && !strcmp(argv[1], "--man")) {
+        cli_print_man(stdout);
+        return 0;
+    }
     if (argc >= 2 && !strcmp(argv[1], "--presets")) {
         for (size_t i = 0; i < saturn_preset_count(); i++) {
             const char *help = NULL; /* set by the call: not in the same argument list */
@@ -30,12 +34,15 @@ int cmd_config(int argc, char **argv)
     }
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "config", 0);
     if (a.help)
-        printf("usage: saturn config --list | --presets\n"
+        printf("usage: saturn config --list | --presets | --man\n"
                "       saturn config [FILE.ini] [key=value ...]\n\n"
                "--list prints every parameter: name, type, default, help, allowed values;\n"
                "--presets the named presets (--preset NAME on any command applies one\n"
-               "before the file and the overrides).\n"
+               "before the file and the overrides); --man the manual page saturn(1), in\n"
+               "roff (man -l <(saturn config --man) reads it).\n"
                "Otherwise prints the resolved configuration as an INI file (checked\n"
                "key by key; saturn run checks the combination).\n");
     else if (!rc)

@@ -1,6 +1,7 @@
 /* saturn cupstack: the inter-slice interval that minimises a sliced
  * collective's duration (paper 003, sections 3 and 4), against the
  * cup-stacking bound T_e (s - 1) + t_d of its unit slice. */
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -14,6 +15,27 @@ struct point {
     int rc;
     struct saturn_error err;
 };
+
+/* The points and the progress over them (points finish on worker threads). */
+struct points {
+    struct point *pt;
+    size_t n, done;
+    pthread_mutex_t lock; /* counts and reports in order */
+    struct cli_progress line;
+};
+
+static void run_point(void *user, size_t i);
+
+static void run_counted(void *user, size_t i)
+{
+    struct points *ps = user;
+    run_point(ps->pt, i);
+    pthread_mutex_lock(&ps->lock);
+    struct saturn_progress r = {.task = "cupstack", .phase = "intervals", .done = ++ps->done,
+                                .total = ps->n, .unit = "runs"};
+    cli_progress_report(&ps->line, &r);
+    pthread_mutex_unlock(&ps->lock);
+}
 
 static void run_point(void *user, size_t i)
 {
@@ -46,6 +68,8 @@ int cmd_cupstack(int argc, char **argv)
         }
     }
     int rc = cli_parse(nrest, rest, &a, true);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "cupstack", 0);
     free(rest);
     if (rc || a.help) {
         if (a.help)
@@ -107,7 +131,13 @@ int cmd_cupstack(int argc, char **argv)
         pts[i].base = a.cfg;
         pts[i].interval = i * step;
     }
-    cli_parallel_for(n, jobs, run_point, pts);
+    struct points ps = {.pt = pts, .n = n};
+    pthread_mutex_init(&ps.lock, NULL);
+    cli_progress_begin(&ps.line, &a);
+    ps.line.name = "cupstack";
+    cli_parallel_for(n, jobs, run_counted, &ps);
+    cli_progress_end(&ps.line, true);
+    pthread_mutex_destroy(&ps.lock);
     size_t best = 0;
     for (size_t i = 0; i < n && !rc; i++) {
         if (pts[i].rc) {

@@ -47,11 +47,19 @@ static void eval_batch(void *user, const int64_t *const *genes, size_t n, double
     cli_parallel_for(n, e->jobs, eval_one, e);
 }
 
+struct ga_progress {
+    const struct saturn_ga_params *p;
+    struct cli_progress line;
+};
+
 static void progress(void *user, uint32_t g, double best)
 {
-    const struct saturn_ga_params *p = user;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r  ga: generation %u/%u, best %.0f   ", g, p->generations, best);
+    struct ga_progress *gp = user;
+    char phase[64];
+    snprintf(phase, sizeof phase, "best %.0f", best);
+    struct saturn_progress r = {.task = "ga", .phase = phase, .done = g,
+                                .total = gp->p->generations, .unit = "generations"};
+    cli_progress_report(&gp->line, &r);
 }
 
 int cmd_ga(int argc, char **argv)
@@ -77,6 +85,8 @@ int cmd_ga(int argc, char **argv)
         }
     }
     int rc = cli_parse(nrest, rest, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "ga", CLI_JSON);
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn ga [--preset NAME] [FILE.ini] [key=value ...] --schedule OUT.csv\n"
@@ -147,9 +157,13 @@ int cmd_ga(int argc, char **argv)
     struct saturn_ga_result res = {0};
     if (!unison)
         rc = saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
-    else
-        rc = saturn_ga_run(&p, unison, eval_batch, &e, a.quiet ? NULL : progress, &p, &res, &err);
-    cli_progress_clear();
+    else {
+        struct ga_progress gp = {.p = &p};
+        cli_progress_begin(&gp.line, &a);
+        gp.line.name = "ga";
+        rc = saturn_ga_run(&p, unison, eval_batch, &e, progress, &gp, &res, &err);
+        cli_progress_end(&gp.line, rc == 0);
+    }
     if (!rc && e.failed)
         err = e.err, rc = err.code ? err.code : 1;
     uint64_t d1 = 0, t1 = 0;

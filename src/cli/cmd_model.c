@@ -24,6 +24,8 @@ int cmd_model(int argc, char **argv)
 {
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "model", 0);
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn model [--preset NAME] [FILE.ini] [key=value ...]\n\n"

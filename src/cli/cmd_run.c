@@ -1,12 +1,9 @@
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cli/cli.h"
-
-static void progress(void *user, uint64_t cycle, const char *phase)
-{
-    cli_progress(user, (unsigned long long)cycle, phase);
-}
+#include "io/plot.h"
 
 /* A cell of the series: empty where the value is undefined (negative). */
 static void cell(FILE *f, double v, const char *sep)
@@ -33,31 +30,66 @@ static void series_row(void *user, const struct saturn_series_row *r)
     cell(c->f, r->estimate, "\n");
 }
 
+static bool has_ext(const char *path, const char *ext)
+{
+    size_t n = strlen(path), e = strlen(ext);
+    return n > e && !strcasecmp(path + n - e, ext);
+}
+
+static bool chart_svg(const char *path) { return has_ext(path, ".svg"); }
+
 int cmd_run(int argc, char **argv)
 {
     struct cli_args a;
     int rc = cli_parse(argc, argv, &a, false);
+    if (!rc && !a.help)
+        rc = cli_only(&a, "run", CLI_JSON | CLI_SERIES | CLI_LINKS | CLI_CHART | CLI_GEN | CLI_PLOT);
     if (rc || a.help) {
         if (a.help)
             printf("usage: saturn run [--preset NAME] [FILE.ini] [key=value ...] [--json PATH]\n"
-                   "                  [--series PATH] [--links PATH] [--chart PATH.png [--chart-scale N]]\n"
-                   "                  [--by-generation PATH] [-q]\n\n"
-                   "Runs one simulation (sim.workload: steady or collective) and prints a\n"
-                   "summary with the resolved configuration. --json PATH writes one JSON\n"
-                   "record (config, seed, version, metrics, latency histogram); --series PATH\n"
-                   "writes a time series every sim.series_interval cycles (CSV: cycle,\n"
-                   "in-flight and queued packets, %%ba = 100 Nv/routers, %%mr = 100 Ra,\n"
-                   "%%thr = throttled nodes, accepted and offered flits/node/cycle, latency,\n"
-                   "packet entropy E; a ramp adds its nominal load and moving averages);\n"
-                   "--links PATH (collectives) writes every link's first and last flit cycle,\n"
-                   "busy cycles and occupation; --chart PATH.png draws links (x) against time\n"
-                   "(y), a colour per slice, grey where a flit waited, white idle (N pixels a\n"
-                   "cell, default 2); --by-generation PATH writes, per sim.generation_bin\n"
-                   "cycles of generation time, the packets delivered, their mean latency and\n"
-                   "the fractions misrouted globally and locally (a transient's response);\n"
-                   "-q prints\n"
-                   "nothing but errors. Without FILE the built-in defaults run\n"
-                   "(an 8x8 torus, DOR, uniform traffic at 0.1 flits/node/cycle).\n");
+                   "                  [--series PATH] [--links PATH] [--chart PATH.png|PATH.svg\n"
+                   "                  [--chart-scale N]] [--by-generation PATH] [--plot PATH]\n"
+                   "                  [--verbose] [--progress[=live|plain]] [-q]\n\n"
+                   "Runs one simulation of the workload sim.workload: steady (Bernoulli load:\n"
+                   "warm-up, measurement window, drain; the saturation verdict), collective (N\n"
+                   "packets per node, optionally sliced: duration and thickness), ramp (the load\n"
+                   "rising linearly: the critical load) or phases (a sequence of rate/pattern\n"
+                   "phases: a bursty load). Prints a summary and the resolved configuration:\n"
+                   "the keys that apply to this run and those set (--verbose: every key).\n\n"
+                   "--json PATH writes one JSON record (config, seed, version, metrics, latency\n"
+                   "histogram); --series PATH writes a time series every sim.series_interval\n"
+                   "cycles (CSV: cycle, in-flight and queued packets, %%ba = 100 Nv/routers,\n"
+                   "%%mr = 100 Ra, %%thr = throttled nodes, accepted and offered\n"
+                   "flits/node/cycle, latency, packet entropy E; a ramp adds its nominal load\n"
+                   "and moving averages), and --plot PATH (.png, .svg or .pdf) draws it with\n"
+                   "gnuplot; --links PATH (collectives) writes every link's first and last\n"
+                   "flit cycle, busy cycles and occupation; --chart PATH.png or PATH.svg draws\n"
+                   "links (x) against cycles (y), a colour per slice, grey where a flit\n"
+                   "waited, white idle, with axes and a colour key (N pixels a cell, default\n"
+                   "2); --by-generation PATH writes, per sim.generation_bin cycles of\n"
+                   "generation time, the packets delivered, their mean latency and the\n"
+                   "fractions misrouted globally and locally (a transient's response).\n"
+                   "Every output path is checked before the run.\n\n"
+                   "Progress goes to stderr: a live line on a terminal, a line every few\n"
+                   "seconds otherwise; --progress forces it on (=live or =plain: that style),\n"
+                   "--no-progress off; -q prints nothing but errors. Without FILE the\n"
+                   "built-in defaults run (an 8x8 torus, DOR, uniform traffic at 0.1\n"
+                   "flits/node/cycle).\n");
+        cli_free(&a);
+        return rc;
+    }
+    /* what the outputs need, before the run */
+    if (a.plot_path && !a.series_path) {
+        fprintf(stderr, "saturn: error: --plot %s draws the time series: give --series PATH too\n",
+                a.plot_path);
+        rc = EXIT_BAD_INPUT;
+    } else if (a.chart_path && !chart_svg(a.chart_path) && !has_ext(a.chart_path, ".png")) {
+        fprintf(stderr, "saturn: error: --chart %s: give a .png or .svg file\n", a.chart_path);
+        rc = EXIT_BAD_INPUT;
+    } else {
+        rc = cli_plot_check(a.plot_path);
+    }
+    if (rc) {
         cli_free(&a);
         return rc;
     }
@@ -76,12 +108,15 @@ int cmd_run(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    saturn_sim_set_progress(sim, progress, NULL);
+    struct cli_progress prog;
+    cli_progress_begin(&prog, &a);
+    saturn_sim_set_progress(sim, cli_progress_report, &prog);
     struct cli_csv series = {0};
     if (a.series_path) {
         if ((rc = cli_csv_open(&series, a.series_path,
                                "cycle,inflight,queued,ba_pct,mr_pct,thr_pct,accepted,offered,"
                                "latency,entropy,nominal,offered_ma,accepted_ma,latency_ma,threshold,estimate\n"))) {
+            cli_progress_end(&prog, false);
             saturn_sim_free(sim);
             cli_free(&a);
             return rc;
@@ -102,7 +137,7 @@ int cmd_run(int argc, char **argv)
                               "--chart: no link chart was recorded (charts are for collectives)");
     }
     saturn_sim_free(sim);
-    cli_progress_clear();
+    cli_progress_end(&prog, rc == 0);
     if (rc) {
         cli_csv_abort(&series);
         rc = cli_fail(&err);
@@ -118,7 +153,23 @@ int cmd_run(int argc, char **argv)
     if (rc == 0 && a.chart_path) {
         if (!(tmp = cli_stage_file(&st, a.chart_path)))
             rc = EXIT_BAD_INPUT;
-        else if (saturn_chart_png(tmp, &chart, a.chart_scale ? a.chart_scale : 2, &err)) {
+        else if ((chart_svg(a.chart_path) ? saturn_chart_svg : saturn_chart_png)(
+                     tmp, &chart, a.chart_scale ? a.chart_scale : 2, &err)) {
+            cli_stage_msg(&err, &st);
+            rc = cli_fail(&err);
+        }
+    }
+    if (rc == 0 && a.plot_path) {
+        /* gnuplot reads the series from its staged file (the stage's first) */
+        char what[512], title[600];
+        cli_describe(a.cfg, what, sizeof what);
+        snprintf(title, sizeof title, "saturn run (%s): %s", r.workload, what);
+        if (!(tmp = cli_stage_file(&st, a.plot_path)))
+            rc = EXIT_BAD_INPUT;
+        else if ((rc = cli_plot_draw(a.plot_path, tmp,
+                                     plot_series_script(a.plot_path, tmp, title, st.tmp[0],
+                                                        !strcmp(r.workload, "ramp"), &err))) &&
+                 err.code) {
             cli_stage_msg(&err, &st);
             rc = cli_fail(&err);
         }
@@ -161,7 +212,7 @@ int cmd_run(int argc, char **argv)
     else
         cli_stage_abort(&st);
     if (!a.quiet && rc == 0)
-        cli_print_summary(stdout, a.cfg, &r);
+        cli_print_summary(stdout, a.cfg, &r, a.verbose);
     saturn_results_free(&r);
     cli_free(&a);
     return rc;

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/sweep_mpi.h"
 #include "cli/sweep_pool.h"
+#include "io/plot.h"
 #include "saturn/sweep.h"
 
 #ifdef SATURN_MPI
@@ -19,7 +20,7 @@
 #endif
 
 static const char help_text[] =
-    "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [-q]\n"
+    "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [--plot PATH] [-q]\n"
     "       saturn sweep SPEC.ini [key=value ...] --dry-run\n"
     "       saturn sweep [SPEC.ini] --summarize PATH.csv [summary options]\n"
     "\n"
@@ -90,11 +91,35 @@ static const char help_text[] =
     "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
-    "--dry-run (list and check the points, run nothing), -q (no output but errors).\n";
+    "--plot PATH (.png, .svg or .pdf: latency against accepted load with gnuplot, a\n"
+    "curve per combination of the varied keys but the load, saturated points hollow),\n"
+    "--dry-run (list and check the points, run nothing), --progress[=live|plain]\n"
+    "(progress on stderr: a live line on a terminal, a line every few seconds\n"
+    "otherwise, the default), -q (no output but errors).\n";
+
+/* What mpirun needs on this machine, said before it refuses: Open MPI will
+ * not run as root without --allow-run-as-root, nor start more ranks than
+ * cores without --oversubscribe (the README's 9 ranks on 2 cores). */
+static void mpi_hint(FILE *f)
+{
+#ifdef SATURN_MPI
+    long cores = sysconf(_SC_NPROCESSORS_ONLN);
+    bool root = geteuid() == 0;
+    fprintf(f, "\nOn this machine (%ld core%s%s): Open MPI starts one rank a core unless\n"
+               "told --oversubscribe, and rank 0 mostly sleeps, so a worker a core is -n %ld\n"
+               "with --oversubscribe%s:\n"
+               "  mpirun%s --oversubscribe -n %ld saturn sweep SPEC.ini --csv out.csv\n",
+            cores, cores == 1 ? "" : "s", root ? ", as root" : "", cores + 1,
+            root ? "; as root, Open MPI also wants --allow-run-as-root" : "",
+            root ? " --allow-run-as-root" : "", cores + 1);
+#else
+    (void)f;
+#endif
+}
 
 struct sweep_args {
-    const char *spec, *csv, *summarize;
-    int jobs;
+    const char *spec, *csv, *summarize, *plot;
+    int jobs, progress;
     bool summary, quiet, help, dry_run;
     const char *overrides[256];
     int noverrides;
@@ -114,12 +139,13 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
 {
     static const char *const sopts[] = {"metric", "better", "across", "group", "seeds", "baseline"};
     memset(a, 0, sizeof *a);
+    a->progress = -1;
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     a->jobs = n > 0 ? (int)n : 1;
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i], *next = i + 1 < argc ? argv[i + 1] : NULL;
         bool takes = !strcmp(w, "--csv") || !strcmp(w, "--summarize") || !strcmp(w, "-j") ||
-                     !strcmp(w, "--jobs");
+                     !strcmp(w, "--jobs") || !strcmp(w, "--plot");
         int so = -1;
         for (int k = 0; k < 6 && w[0] == '-' && w[1] == '-'; k++)
             if (!strcmp(w + 2, sopts[k]))
@@ -130,6 +156,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (cli_progress_arg(w, &a->progress)) {
+            continue;
         } else if (!strcmp(w, "--summary")) {
             a->summary = true;
         } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
@@ -138,6 +166,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->csv = argv[++i];
         } else if (!strcmp(w, "--summarize")) {
             a->summarize = argv[++i];
+        } else if (!strcmp(w, "--plot")) {
+            a->plot = argv[++i];
         } else if (takes) { /* -j, --jobs */
             char *end;
             long j = strtol(argv[++i], &end, 10);
@@ -171,7 +201,47 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "--csv PATH is required (the results go there)");
     if (a->nopts && !a->summary && !a->summarize)
         return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
+    if (a->plot && a->dry_run)
+        return bad("%s", "--plot draws the results: not with --dry-run");
     return 0;
+}
+
+/* The files a sweep will write, checked before any point runs. */
+static int check_outputs(const struct sweep_args *a, const char *summary)
+{
+    const char *const paths[] = {a->csv, summary, a->plot};
+    const char *const opts[] = {"--csv", a->summarize ? "--summarize" : "--summary", "--plot"};
+    int rc = cli_check_paths(paths, opts, 3);
+    return rc ? rc : cli_plot_check(a->plot);
+}
+
+/* Latency against accepted load, a curve per combination of the other
+ * varied keys (saturn sweep --plot). */
+static int plot_sweep(const char *csv, const char *path, const char *spec)
+{
+    struct saturn_error err = {0};
+    struct saturn_table *t = NULL;
+    struct plot_curve *cv = NULL;
+    size_t n = 0;
+    int rc = saturn_table_read_csv(csv, &t, &err);
+    if (!rc)
+        rc = plot_curves_from_table(t, &cv, &n, &err);
+    if (!rc) {
+        char title[1200], *tmp = cli_plot_tmp(path);
+        const char *base = strrchr(spec, '/');
+        snprintf(title, sizeof title, "saturn sweep %s", base ? base + 1 : spec);
+        rc = !tmp ? EXIT_BAD_INPUT
+                  : cli_plot_run(path, tmp, plot_curves_script(path, tmp, title, cv, n, &err));
+        if (rc && err.code)
+            rc = cli_fail(&err);
+    } else {
+        rc = cli_fail(&err);
+    }
+    for (size_t i = 0; i < n; i++)
+        plot_curve_free(&cv[i]);
+    free(cv);
+    saturn_table_free(t);
+    return rc;
 }
 
 /* PATH.csv -> PATH.summary.csv */
@@ -261,8 +331,11 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
                               .mem_copies = copies,
                               .csv_path = a->csv, .total = sw->npoints,
-                              .skipped = sw->npoints - ntodo,
-                              .progress = !a->quiet && isatty(STDERR_FILENO)};
+                              .skipped = sw->npoints - ntodo};
+    struct cli_progress prog;
+    cli_progress_start(&prog, cli_progress_style(a->progress, a->quiet), a->progress >= 0);
+    prog.name = "sweep";
+    pool.progress = &prog;
     if (!rc && a->dry_run) {
         if (!a->quiet)
             list_points(sw);
@@ -302,6 +375,7 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
             printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
                    sw->npoints - ntodo, now() - t0);
     }
+    cli_progress_end(&prog, rc == 0);
     free(done);
     free(todo);
     free(header);
@@ -313,8 +387,10 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
     struct sweep_args a;
     int rc = parse_args(argc, argv, &a);
     if (rc || a.help) {
-        if (a.help)
+        if (a.help) {
             fputs(help_text, stdout);
+            mpi_hint(stdout);
+        }
         return rc;
     }
     struct saturn_error err = {0};
@@ -327,6 +403,8 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
     }
     if (sw)
         opts = sw->summary;
+    if (sw && !a.quiet)
+        cli_print_warnings(sw->base);
     for (int i = 0; !rc && i < a.nopts; i++)
         rc = saturn_summary_opts_set(&opts, a.opt_name[i], a.opt_value[i], NULL, 0, &err);
     if (!rc && (a.summary || a.summarize) && !opts.baseline[0])
@@ -337,10 +415,20 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         saturn_sweep_free(sw);
         return cli_fail(&err);
     }
+    char *sum_path = a.summary || a.summarize ? summary_path(a.summarize ? a.summarize : a.csv)
+                                              : NULL;
+    if ((rc = check_outputs(&a, sum_path))) {
+        free(sum_path);
+        saturn_sweep_free(sw);
+        return rc;
+    }
+    free(sum_path);
     if (a.summarize)
         rc = summarize(a.summarize, &opts, a.quiet);
     else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary)
         rc = summarize(a.csv, &opts, a.quiet);
+    if (rc == 0 && a.plot)
+        rc = plot_sweep(a.summarize ? a.summarize : a.csv, a.plot, a.spec ? a.spec : "");
     saturn_sweep_free(sw);
     return rc;
 }

@@ -57,15 +57,48 @@ int cli_check_paths(const char *const *paths, const char *const *opts, int n)
 static int check_outputs(const struct cli_args *a)
 {
     const char *const paths[] = {a->json_path, a->csv_path, a->series_path,
-                                 a->links_path, a->chart_path, a->gen_path};
+                                 a->links_path, a->chart_path, a->gen_path, a->plot_path};
     const char *const opts[] = {"--json", "--csv", "--series", "--links", "--chart",
-                                "--by-generation"};
-    return cli_check_paths(paths, opts, 6);
+                                "--by-generation", "--plot"};
+    return cli_check_paths(paths, opts, 7);
+}
+
+int cli_only(const struct cli_args *a, const char *cmd, unsigned allowed)
+{
+    static const struct { unsigned flag; const char *opt; } outs[] = {
+        {CLI_JSON, "--json"},   {CLI_SERIES, "--series"}, {CLI_LINKS, "--links"},
+        {CLI_CHART, "--chart"}, {CLI_GEN, "--by-generation"}, {CLI_PLOT, "--plot"},
+    };
+    const char *const given[] = {a->json_path, a->series_path, a->links_path,
+                                 a->chart_path, a->gen_path, a->plot_path};
+    for (size_t i = 0; i < sizeof outs / sizeof outs[0]; i++)
+        if (given[i] && !(allowed & outs[i].flag)) {
+            fprintf(stderr, "saturn: error: %s: saturn %s writes no such file (saturn %s "
+                            "--help)\n", outs[i].opt, cmd, cmd);
+            return EXIT_BAD_INPUT;
+        }
+    if (a->chart_scale && !(allowed & CLI_CHART)) {
+        fprintf(stderr, "saturn: error: --chart-scale: saturn %s draws no chart\n", cmd);
+        return EXIT_BAD_INPUT;
+    }
+    return 0;
+}
+
+/* Options followed by a value (which may hold '=' and is no override). */
+static bool takes_value(const char *w, bool allow_csv)
+{
+    static const char *const opts[] = {"--json", "--series", "--preset", "--links", "--chart",
+                                       "--chart-scale", "--by-generation", "--plot"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strcmp(w, opts[i]))
+            return true;
+    return allow_csv && !strcmp(w, "--csv");
 }
 
 int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
 {
     memset(a, 0, sizeof *a);
+    a->progress = -1;
     a->cfg = saturn_config_new();
     if (!a->cfg) {
         fprintf(stderr, "saturn: error: out of memory\n");
@@ -80,8 +113,12 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             a->help = true;
         } else if (!strcmp(w, "-q") || !strcmp(w, "--quiet")) {
             a->quiet = true;
+        } else if (cli_progress_arg(w, &a->progress)) {
+            continue;
+        } else if (!strcmp(w, "-v") || !strcmp(w, "--verbose")) {
+            a->verbose = true;
         } else if (!strcmp(w, "--links") || !strcmp(w, "--chart") || !strcmp(w, "--chart-scale") ||
-                   !strcmp(w, "--by-generation")) {
+                   !strcmp(w, "--by-generation") || !strcmp(w, "--plot")) {
             if (i + 1 >= argc) {
                 fprintf(stderr, "saturn: error: %s needs a value\n", w);
                 return EXIT_BAD_INPUT;
@@ -89,6 +126,8 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
             const char *v = argv[++i];
             if (!strcmp(w, "--links"))
                 a->links_path = v;
+            else if (!strcmp(w, "--plot"))
+                a->plot_path = v;
             else if (!strcmp(w, "--by-generation"))
                 a->gen_path = v;
             else if (!strcmp(w, "--chart"))
@@ -130,19 +169,25 @@ int cli_parse(int argc, char **argv, struct cli_args *a, bool allow_csv)
         return cli_fail(&err);
     for (int i = 1; i < argc; i++) {
         const char *w = argv[i];
-        if (!strcmp(w, "--json") || !strcmp(w, "--csv") || !strcmp(w, "--series") ||
-            !strcmp(w, "--preset") || !strcmp(w, "--links") || !strcmp(w, "--chart") ||
-            !strcmp(w, "--chart-scale") || !strcmp(w, "--by-generation")) {
+        if (takes_value(w, allow_csv)) {
             i++;
             continue;
         }
         if (w[0] != '-' && strchr(w, '=') && saturn_config_apply_arg(a->cfg, w, &err))
             return cli_fail(&err);
     }
+    if (!a->quiet)
+        cli_print_warnings(a->cfg);
     return check_outputs(a);
 }
 
 void cli_free(struct cli_args *a) { saturn_config_free(a->cfg); }
+
+void cli_print_warnings(const struct saturn_config *c)
+{
+    for (size_t i = 0; i < saturn_config_warning_count(c); i++)
+        fprintf(stderr, "saturn: warning: %s\n", saturn_config_warning(c, i));
+}
 
 /* The first number in a file (0: none). */
 static uint64_t read_number(const char *path, const char *prefix)
@@ -373,43 +418,68 @@ int cli_fail(const struct saturn_error *err)
     }
 }
 
-void cli_progress(void *user, unsigned long long cycle, const char *phase)
+void cli_progress_begin(struct cli_progress *p, const struct cli_args *a)
 {
-    (void)user;
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r  saturn: cycle %llu (%s)   ", cycle, phase);
+    cli_progress_start(p, cli_progress_style(a->progress, a->quiet), a->progress >= 0);
 }
 
-void cli_progress_clear(void)
+/* Length of the section part of a key ("router" of "router.vcs"). */
+static size_t section_len(const char *key)
 {
-    if (isatty(STDERR_FILENO))
-        fprintf(stderr, "\r%60s\r", "");
+    const char *dot = strchr(key, '.');
+    return dot ? (size_t)(dot - key) : 0;
 }
 
-/* Every key, grouped by section, wrapped to the screen. */
-void cli_print_config(FILE *f, const struct saturn_config *c)
+/* The keys of a run, each section once (its keys gathered from wherever
+ * the registry has them), wrapped to the screen. Unless verbose, only
+ * the keys that apply to this run (saturn_param_applies) and those set;
+ * a key set that plays no part is marked so. */
+void cli_print_config(FILE *f, const struct saturn_config *c, const char *tool, bool verbose)
 {
-    size_t n = saturn_param_count(), col = 0;
-    char section[64] = "";
+    size_t n = saturn_param_count(), hidden = 0;
+    char *done = calloc(n, 1);
+    if (!done)
+        return;
+    size_t tl = tool ? strlen(tool) : 0;
     for (size_t i = 0; i < n; i++) {
-        const char *name = saturn_param_at(i)->name;
-        const char *dot = strchr(name, '.');
-        size_t sl = (size_t)(dot - name);
-        if (strlen(section) != sl || strncmp(section, name, sl)) {
-            snprintf(section, sizeof section, "%.*s", (int)sl, name);
-            fprintf(f, "%s  [%s]", col ? "\n" : "", section);
-            col = 4 + sl;
+        const char *key = saturn_param_at(i)->name;
+        bool tool_key = tl && !strncmp(key, tool, tl) && key[tl] == '.';
+        bool show = verbose || tool_key || saturn_param_applies(c, i) ||
+                    saturn_config_is_set(c, key);
+        if (!show) {
+            done[i] = 1;
+            hidden++;
         }
-        char item[256];
-        int len = snprintf(item, sizeof item, " %s=%s", dot + 1, saturn_config_value_text(c, i));
-        if (col + (size_t)len > 96) {
-            fprintf(f, "\n   ");
-            col = 3;
-        }
-        fputs(item, f);
-        col += (size_t)len;
     }
-    fputc('\n', f);
+    for (size_t i = 0; i < n; i++) {
+        if (done[i])
+            continue;
+        const char *first = saturn_param_at(i)->name;
+        size_t sl = section_len(first), col = 4 + sl;
+        fprintf(f, "  [%.*s]", (int)sl, first);
+        for (size_t j = i; j < n; j++) {
+            const char *key = saturn_param_at(j)->name;
+            if (done[j] || section_len(key) != sl || strncmp(key, first, sl))
+                continue;
+            done[j] = 1;
+            bool unused = !verbose && !saturn_param_applies(c, j) &&
+                          !(tl && !strncmp(key, tool, tl) && key[tl] == '.');
+            char item[320];
+            int len = snprintf(item, sizeof item, " %s=%s%s", key + sl + 1,
+                               saturn_config_value_text(c, j), unused ? " (unused)" : "");
+            if (col + (size_t)len > 96) {
+                fprintf(f, "\n   ");
+                col = 3;
+            }
+            fputs(item, f);
+            col += (size_t)len;
+        }
+        fputc('\n', f);
+    }
+    if (hidden)
+        fprintf(f, "  (%zu keys of other topologies, routings, workloads and controllers not "
+                   "shown: --verbose or saturn config)\n", hidden);
+    free(done);
 }
 
 static void print_latency(FILE *f, const char *what, const struct saturn_latency *l)
@@ -422,19 +492,32 @@ static void print_latency(FILE *f, const char *what, const struct saturn_latency
             l->mean, l->p50, l->p99, l->max);
 }
 
-void cli_print_summary(FILE *f, const struct saturn_config *c,
-                       const struct saturn_results *r)
+/* The run in one line: topology and its shape (with the node count when
+ * known), routing, switching, buffers, traffic. */
+static void cli_describe_nodes(const struct saturn_config *c, uint64_t nodes, char *buf, size_t n)
 {
     char shape[256];
-    saturn_topology_describe(c, r->nodes, shape, sizeof shape);
-    fprintf(f, "saturn %s: %s %s", saturn_version(), saturn_config_str(c, "network.topology"),
-            shape);
-    fprintf(f, ", %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets\n",
-            saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
-            (long long)saturn_config_int(c, "router.vcs"),
-            (long long)saturn_config_int(c, "router.buf_flits"),
-            saturn_config_str(c, "traffic.pattern"),
-            (long long)saturn_config_int(c, "traffic.packet_length"));
+    saturn_topology_describe(c, nodes, shape, sizeof shape);
+    snprintf(buf, n, "%s %s, %s routing, %s, %lld VCs x %lld flits, %s traffic, %lld-flit packets",
+             saturn_config_str(c, "network.topology"), shape,
+             saturn_config_str(c, "routing.algorithm"), saturn_config_str(c, "router.switching"),
+             (long long)saturn_config_int(c, "router.vcs"),
+             (long long)saturn_config_int(c, "router.buf_flits"),
+             saturn_config_str(c, "traffic.pattern"),
+             (long long)saturn_config_int(c, "traffic.packet_length"));
+}
+
+void cli_describe(const struct saturn_config *c, char *buf, size_t n)
+{
+    cli_describe_nodes(c, 0, buf, n);
+}
+
+void cli_print_summary(FILE *f, const struct saturn_config *c,
+                       const struct saturn_results *r, bool verbose)
+{
+    char what[512];
+    cli_describe_nodes(c, r->nodes, what, sizeof what);
+    fprintf(f, "saturn %s: %s\n", saturn_version(), what);
     if (!strcmp(r->workload, "steady")) {
         fprintf(f, "steady state, seed %llu: warm-up %llu cycles, measured %llu cycles, %llu cycles in all\n\n",
                 (unsigned long long)r->seed, (unsigned long long)r->warmup,
@@ -529,5 +612,5 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         fprintf(f, ", %u threads", r->threads);
     fputc('\n', f);
     fprintf(f, "configuration (resolved):\n");
-    cli_print_config(f, c);
+    cli_print_config(f, c, NULL, verbose);
 }

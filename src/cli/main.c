@@ -4,25 +4,55 @@
 
 #include "cli/cli.h"
 
+/* Every command, in the order of the usage text: the table is the one
+ * list, so the usage and the unknown-command message name them all. */
+static const struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *help; /* lines after the first start with a line break */
+} commands[] = {
+    {"run", cmd_run, "run one simulation and print a summary (--json PATH for a record)"},
+    {"curve", cmd_curve, "sweep the offered load; find the saturation throughput (--csv PATH)"},
+    {"sweep", cmd_sweep, "run a parameter sweep in parallel (resumable); best-parameter summary"},
+    {"model", cmd_model, "analytic bounds, the mean-field model and the memory estimate"},
+    {"ga", cmd_ga, "optimise per-node start times of a collective (genetic algorithm)"},
+    {"cupstack", cmd_cupstack, "find the inter-slice interval of a sliced collective"},
+    {"selftest", cmd_selftest, "--random N: run N random configurations, each checked (stress test)"},
+    {"config", cmd_config, "--list: every parameter, --presets: the presets, --man: the manual\n"
+                           "page; otherwise print the resolved configuration"},
+};
+#define NCOMMANDS (sizeof commands / sizeof commands[0])
+
+const char *cli_command(size_t i, const char **help)
+{
+    if (i >= NCOMMANDS)
+        return NULL;
+    *help = commands[i].help;
+    return commands[i].name;
+}
+
 static void usage(FILE *f)
 {
     fprintf(f,
             "saturn %s: a cycle-accurate interconnection-network simulator\n\n"
             "usage: saturn COMMAND [FILE.ini] [key=value ...] [options]\n\n"
-            "commands:\n"
-            "  run      run one simulation and print a summary (--json PATH for a record)\n"
-            "  curve    sweep the offered load; find the saturation throughput (--csv PATH)\n"
-            "  sweep    run a parameter sweep in parallel (resumable); best-parameter summary\n"
-            "  model    analytic bounds, the mean-field model and the memory estimate\n"
-            "  ga       optimise per-node start times of a collective (genetic algorithm)\n"
-            "  cupstack find the inter-slice interval of a sliced collective\n"
-            "  selftest --random N: run N random configurations, each checked (stress test)\n"
-            "  config   --list: every parameter, --presets: the presets; otherwise print\n"
-            "           the resolved configuration\n\n"
-            "Keys are section.name (saturn config --list). Exit codes: 0 success,\n"
-            "2 bad input, 3 deadlock (watchdog), 1 anything else.\n"
-            "saturn COMMAND --help explains a command; saturn --version prints the version.\n",
+            "commands:\n",
             saturn_version());
+    for (size_t i = 0; i < NCOMMANDS; i++) {
+        fprintf(f, "  %-8s ", commands[i].name);
+        for (const char *h = commands[i].help; *h; h++)
+            if (*h == '\n')
+                fputs("\n           ", f);
+            else
+                fputc(*h, f);
+        fputc('\n', f);
+    }
+    fprintf(f,
+            "\nKeys are section.name (saturn config --list). Exit codes: 0 success,\n"
+            "2 bad input, 3 deadlock (watchdog), 1 anything else. Progress goes to\n"
+            "stderr (a live line on a terminal, a line every few seconds otherwise;\n"
+            "--progress forces it, -q silences it); results go to stdout and files.\n"
+            "saturn COMMAND --help explains a command; saturn --version prints the version.\n");
 }
 
 int main(int argc, char **argv)
@@ -40,22 +70,12 @@ int main(int argc, char **argv)
         printf("saturn %s\n", saturn_version());
         return 0;
     }
-    if (!strcmp(cmd, "run"))
-        return cmd_run(argc - 1, argv + 1);
-    if (!strcmp(cmd, "curve"))
-        return cmd_curve(argc - 1, argv + 1);
-    if (!strcmp(cmd, "sweep"))
-        return cmd_sweep(argc - 1, argv + 1);
-    if (!strcmp(cmd, "config"))
-        return cmd_config(argc - 1, argv + 1);
-    if (!strcmp(cmd, "model"))
-        return cmd_model(argc - 1, argv + 1);
-    if (!strcmp(cmd, "ga"))
-        return cmd_ga(argc - 1, argv + 1);
-    if (!strcmp(cmd, "cupstack"))
-        return cmd_cupstack(argc - 1, argv + 1);
-    if (!strcmp(cmd, "selftest"))
-        return cmd_selftest(argc - 1, argv + 1);
-    fprintf(stderr, "saturn: error: unknown command '%s' (saturn --help lists them)\n", cmd);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        if (!strcmp(cmd, commands[i].name))
+            return commands[i].run(argc - 1, argv + 1);
+    fprintf(stderr, "saturn: error: unknown command '%s'; the commands are", cmd);
+    for (size_t i = 0; i < NCOMMANDS; i++)
+        fprintf(stderr, "%s %s", i ? (i + 1 == NCOMMANDS ? " and" : ",") : "", commands[i].name);
+    fprintf(stderr, " (saturn --help)\n");
     return EXIT_BAD_INPUT;
 }

@@ -66,10 +66,15 @@ void sweep_pool_record(struct sweep_pool *p, size_t id, const char *row)
         }
     }
     p->finished++;
-    if (p->progress)
-        fprintf(stderr, "\r  sweep: %s%zu/%zu points (%d worker%s)   ",
-                p->check_only ? "checked " : "", p->skipped + p->finished, p->total, p->workers,
-                p->workers == 1 ? "" : "s");
+    if (p->progress) {
+        char phase[48];
+        snprintf(phase, sizeof phase, "%s (%d worker%s)", p->check_only ? "check" : "run",
+                 p->workers, p->workers == 1 ? "" : "s");
+        struct saturn_progress r = {.task = "sweep", .phase = phase,
+                                    .done = p->check_only ? p->finished : p->skipped + p->finished,
+                                    .total = p->check_only ? p->ntodo : p->total, .unit = "points"};
+        cli_progress_report(p->progress, &r);
+    }
 }
 
 static void *worker(void *arg)

@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "cli/cli.h"
 #include "saturn/sweep.h"
 
 struct sweep_pool {
@@ -18,7 +19,7 @@ struct sweep_pool {
     FILE *csv;            /* run: rows are appended here as points finish */
     const char *csv_path;
     size_t total, skipped; /* for the progress line */
-    bool progress;        /* draw it (stderr is a terminal) */
+    struct cli_progress *progress; /* NULL: none */
     /* out */
     size_t finished;
     int workers;

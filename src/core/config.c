@@ -25,6 +25,8 @@ struct value {
 struct saturn_config {
     size_t n;
     struct value *v;
+    char **warn; /* saturn_config_warning */
+    size_t nwarn;
 };
 
 size_t saturn_param_count(void)
@@ -304,6 +306,9 @@ struct saturn_config *saturn_config_clone(const struct saturn_config *src)
         c->v[i].text = src->v[i].text ? strdup(src->v[i].text) : NULL;
         c->v[i].file = src->v[i].file ? strdup(src->v[i].file) : NULL;
     }
+    if (src->nwarn && (c->warn = calloc(src->nwarn, sizeof *c->warn)))
+        for (; c->nwarn < src->nwarn; c->nwarn++)
+            c->warn[c->nwarn] = strdup(src->warn[c->nwarn]);
     return c;
 }
 
@@ -313,8 +318,44 @@ void saturn_config_free(struct saturn_config *c)
         return;
     for (size_t i = 0; i < c->n; i++)
         value_clear(&c->v[i]);
+    for (size_t i = 0; i < c->nwarn; i++)
+        free(c->warn[i]);
+    free(c->warn);
     free(c->v);
     free(c);
+}
+
+size_t saturn_config_warning_count(const struct saturn_config *c) { return c->nwarn; }
+
+const char *saturn_config_warning(const struct saturn_config *c, size_t i)
+{
+    return i < c->nwarn && c->warn[i] ? c->warn[i] : "";
+}
+
+/* A key set twice from one source: a file (two lines) or the command line
+ * (two words). Setting it again from a later source (a file after a
+ * preset, the command line after a file) is what overrides are for. */
+static void warn_repeat(struct saturn_config *c, const struct value *old, const char *key,
+                        const struct value *nv)
+{
+    char msg[1200];
+    if (!old->set)
+        return;
+    if (old->file && nv->file && old->line > 0 && nv->line > 0 && !strcmp(old->file, nv->file))
+        snprintf(msg, sizeof msg, "%s:%d: %s is given again (first at line %d, = %s); "
+                 "the later line wins: %s = %s", nv->file, nv->line, key, old->line, old->text,
+                 key, nv->text);
+    else if (!old->file && !nv->file && old->line < 0 && nv->line < 0)
+        snprintf(msg, sizeof msg, "command line: %s is given twice (%s=%s, then %s=%s); "
+                 "the last wins: %s = %s", key, key, old->text, key, nv->text, key, nv->text);
+    else
+        return;
+    char **w = realloc(c->warn, (c->nwarn + 1) * sizeof *w);
+    if (!w)
+        return; /* a warning lost to a lack of memory is no error */
+    c->warn = w;
+    if ((c->warn[c->nwarn] = strdup(msg)))
+        c->nwarn++;
 }
 
 static size_t edit_distance(const char *a, const char *b)
@@ -336,29 +377,56 @@ static size_t edit_distance(const char *a, const char *b)
     return d[na][nb];
 }
 
-/* The closest known key, or NULL when nothing is close. */
-static const char *did_you_mean(const char *key)
+/* A hint for an unknown key, into buf ("" when there is none): the known
+ * keys nearest to it when they are near for its length (a quarter of its
+ * characters wrong at most: 'router.vc' -> router.vcs, 'netwrok.k' ->
+ * network.k), or with the same name in another section ('buf_flits',
+ * 'threshold'); else, when its section exists, that section's keys; else
+ * nothing ('foo.bar' is close to nothing). */
+static void key_hint(const char *key, char *buf, size_t n)
 {
-    const char *best = NULL;
-    size_t bestd = 99;
-    size_t n = saturn_param_count();
-    for (size_t i = 0; i < n; i++) {
-        const char *name = saturn_param_at(i)->name;
-        const char *dot = strchr(name, '.');
-        size_t dist = edit_distance(key, name);
-        if (dot) { /* a bare or misplaced short name is a near miss */
-            const char *kdot = strchr(key, '.');
-            size_t ds = edit_distance(kdot ? kdot + 1 : key, dot + 1);
-            if (ds + 1 < dist)
-                dist = ds + 1;
+    size_t count = saturn_param_count(), best = 99, nbest = 0;
+    const char *kdot = strchr(key, '.'), *kname = kdot ? kdot + 1 : key;
+    size_t klen = strlen(key), nlen = strlen(kname);
+    size_t near = klen / 4 > 1 ? klen / 4 : 1, near_name = nlen / 4;
+    buf[0] = 0;
+    for (int pass = 0; pass < 2; pass++) /* the best distance, then its keys */
+        for (size_t i = 0; i < count; i++) {
+            const char *name = saturn_param_at(i)->name, *dot = strchr(name, '.');
+            size_t d = edit_distance(key, name) <= near ? edit_distance(key, name) : 99;
+            size_t ds = dot ? edit_distance(kname, dot + 1) : 99;
+            /* the name, in another section (not for names of a letter or
+             * three: 'netwrok.k' means network.k, not fattree.k) */
+            if ((!kdot || nlen >= 4) && ds <= near_name && ds + 1 < d)
+                d = ds + 1;
+            if (pass == 0 && d < best)
+                best = d;
+            else if (pass == 1 && d == best && best < 99 && nbest < 6) {
+                size_t used = strlen(buf);
+                snprintf(buf + used, n - used, "%s'%s'", nbest ? ", " : "; did you mean ", name);
+                nbest++;
+            }
         }
-        if (dist < bestd) {
-            bestd = dist;
-            best = name;
+    if (nbest) {
+        size_t used = strlen(buf);
+        snprintf(buf + used, n - used, "?");
+        return;
+    }
+    if (!kdot)
+        return;
+    size_t sl = (size_t)(kdot - key), listed = 0;
+    for (size_t i = 0; i < count; i++) {
+        const char *name = saturn_param_at(i)->name;
+        if (strncmp(name, key, sl + 1) != 0)
+            continue;
+        size_t used = strlen(buf);
+        snprintf(buf + used, n - used, "%s%s", listed++ ? ", " : "", name + sl + 1);
+        if (listed == 1) { /* the header, now that the section exists */
+            char first[128];
+            snprintf(first, sizeof first, "%s", buf);
+            snprintf(buf, n, "; [%.*s] has: %s", (int)sl, key, first);
         }
     }
-    size_t limit = strlen(key) / 3 + 1;
-    return bestd <= (limit > 2 ? limit : 2) ? best : NULL;
 }
 
 int saturn_config_set(struct saturn_config *c, const char *key,
@@ -369,11 +437,11 @@ int saturn_config_set(struct saturn_config *c, const char *key,
     origin_text(file, file ? line : -1, where, sizeof where);
     long i = param_index(key);
     if (i < 0) {
-        const char *s = did_you_mean(key);
+        char hint[1024];
+        key_hint(key, hint, sizeof hint);
         return saturn_error_set(err, SATURN_EINPUT,
-                                "%s: unknown key '%s'%s%s%s (saturn config --list shows every key)",
-                                where, key, s ? "; did you mean '" : "",
-                                s ? s : "", s ? "'?" : "");
+                                "%s: unknown key '%s'%s (saturn config --list shows every key)",
+                                where, key, hint);
     }
     const struct saturn_param *p = saturn_param_at((size_t)i);
     struct value nv;
@@ -391,6 +459,7 @@ int saturn_config_set(struct saturn_config *c, const char *key,
     nv.set = true;
     nv.file = file ? strdup(file) : NULL;
     nv.line = file ? line : -1;
+    warn_repeat(c, &c->v[i], key, &nv);
     value_clear(&c->v[i]);
     c->v[i] = nv;
     return SATURN_OK;

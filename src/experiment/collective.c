@@ -191,7 +191,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
         }
         if ((rc = sim_step(s, err)))
             goto out;
-        sim_progress(s, "collective");
+        sim_progress(s, "collective", n->packets_delivered, total, "packets");
     }
     r->measured_delivered = n->packets_delivered;
     r->drained = true;

@@ -15,9 +15,42 @@ const struct saturn_param curve_params[] = {
      "bisection steps between the last stable and the first saturated load"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
+/* Progress of the curve: each point's, labelled with the point. */
+struct curve_progress {
+    saturn_progress_fn fn;
+    void *user;
+    int planned; /* points at most: the loads, then the bisection steps */
+    char label[96];
+};
+
+static void point_progress(void *user, const struct saturn_progress *p)
+{
+    struct curve_progress *cp = user;
+    struct saturn_progress q = *p;
+    q.label = cp->label;
+    cp->fn(cp->user, &q);
+}
+
+/* One steady run at rate, with its progress reported when cp->fn is set. */
+static int run_sim(const struct saturn_config *c, struct curve_progress *cp,
+                   struct saturn_results *r, struct saturn_error *err)
+{
+    if (!cp->fn)
+        return saturn_run(c, r, err);
+    struct saturn_sim *s;
+    memset(r, 0, sizeof *r);
+    int rc = saturn_sim_create(c, &s, err);
+    if (rc)
+        return rc;
+    saturn_sim_set_progress(s, point_progress, cp);
+    rc = saturn_sim_run(s, r, err);
+    saturn_sim_free(s);
+    return rc;
+}
+
 static int run_point(const struct saturn_config *base, double rate, saturn_curve_fn fn,
                      void *user, struct saturn_curve_summary *sum, bool *saturated,
-                     struct saturn_error *err)
+                     struct curve_progress *cp, struct saturn_error *err)
 {
     struct saturn_config *c = saturn_config_clone(base);
     if (!c)
@@ -25,9 +58,11 @@ static int run_point(const struct saturn_config *base, double rate, saturn_curve
     char text[32];
     snprintf(text, sizeof text, "%.6g", rate);
     struct saturn_results r;
+    snprintf(cp->label, sizeof cp->label, "curve point %d of at most %d, load %s",
+             sum->points + 1, cp->planned, text);
     int rc = saturn_config_set(c, "traffic.flit_rate", text, NULL, 0, err);
     if (!rc)
-        rc = saturn_run(c, &r, err);
+        rc = run_sim(c, cp, &r, err);
     if (!rc) {
         *saturated = r.saturated;
         if (sum->points == 0)
@@ -52,6 +87,13 @@ static int run_point(const struct saturn_config *base, double rate, saturn_curve
 int saturn_curve(const struct saturn_config *cfg, saturn_curve_fn fn, void *user,
                  struct saturn_curve_summary *sum, struct saturn_error *err)
 {
+    return saturn_curve_progress(cfg, fn, user, NULL, NULL, sum, err);
+}
+
+int saturn_curve_progress(const struct saturn_config *cfg, saturn_curve_fn fn, void *user,
+                          saturn_progress_fn progress, void *progress_user,
+                          struct saturn_curve_summary *sum, struct saturn_error *err)
+{
     memset(sum, 0, sizeof *sum);
     if (saturn_config_is_set(cfg, "traffic.packet_rate"))
         return saturn_config_fail(cfg, "traffic.packet_rate", err,
@@ -66,13 +108,15 @@ int saturn_curve(const struct saturn_config *cfg, saturn_curve_fn fn, void *user
         return saturn_config_fail(cfg, "curve.to", err, "is below curve.from = %g", from);
     bool stop = saturn_config_bool(cfg, "curve.stop_at_saturation");
     int refine = (int)saturn_config_int(cfg, "curve.refine");
+    struct curve_progress cp = {.fn = progress, .user = progress_user,
+                                .planned = (int)((to - from) / step + 1e-9) + 1 + refine};
     int rc = 0;
     for (int i = 0;; i++) {
         double rate = from + i * step;
         if (rate > to + 1e-9)
             break;
         bool sat = false;
-        if ((rc = run_point(cfg, rate, fn, user, sum, &sat, err)))
+        if ((rc = run_point(cfg, rate, fn, user, sum, &sat, &cp, err)))
             return rc < 0 ? SATURN_OK : rc;
         if (sat && stop)
             break;
@@ -81,7 +125,7 @@ int saturn_curve(const struct saturn_config *cfg, saturn_curve_fn fn, void *user
                     sum->stable_rate > 0; i++) {
         double rate = 0.5 * (sum->stable_rate + sum->saturated_rate);
         bool sat = false;
-        if ((rc = run_point(cfg, rate, fn, user, sum, &sat, err)))
+        if ((rc = run_point(cfg, rate, fn, user, sum, &sat, &cp, err)))
             return rc < 0 ? SATURN_OK : rc;
     }
     return SATURN_OK;

@@ -161,7 +161,14 @@ int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                     measured += (b.generated_flits - before) / len;
                 if ((rc = sim_step(s, err)))
                     break;
-                sim_progress(s, ph[i].rate > 0 ? "phase" : "idle phase");
+                if (sim_progress_due(s)) {
+                    char what[64];
+                    snprintf(what, sizeof what, "phase %llu of %llu%s",
+                             (unsigned long long)(lap * (uint64_t)nph + (uint64_t)i + 1),
+                             (unsigned long long)(repeat * (uint64_t)nph),
+                             ph[i].rate > 0 ? "" : " (idle)");
+                    sim_progress(s, what, n->now, total, "cycles");
+                }
             }
         }
     ej1 = n->flits_ejected;
@@ -170,7 +177,7 @@ int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     while (!rc && s->lat.n < measured && n->now < total + D) {
         if ((rc = sim_step(s, err)))
             break;
-        sim_progress(s, "drain");
+        sim_progress(s, "drain", s->lat.n, measured, "packets");
     }
     bernoulli_free(&b);
     phases_free(ph, nph);
@@ -185,7 +192,10 @@ int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     if (!r->drained) {
         r->saturated = true;
         snprintf(r->saturated_why, sizeof r->saturated_why,
-                 "%llu of %llu measured packets still undelivered %llu cycles after the last phase",
+                 D ? "%llu of %llu measured packets still undelivered %llu cycles after the last "
+                     "phase (phases.drain_max)"
+                   : "%llu of %llu measured packets were still on their way when the last phase "
+                     "ended, and phases.drain_max = %llu waits for none",
                  (unsigned long long)(measured - s->lat.n), (unsigned long long)measured,
                  (unsigned long long)D);
     }

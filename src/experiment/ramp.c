@@ -127,7 +127,7 @@ int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error
         bernoulli_step_thinned(&b, n, &s->pat, true, rate / to);
         if ((rc = sim_step(s, err)))
             goto out;
-        sim_progress(s, "ramp");
+        sim_progress(s, "ramp", n->now, end, "cycles");
     }
     r->measure = n->now;
     r->offered = (double)n->flits_generated / (double)n->nnodes / (double)n->now;

@@ -349,7 +349,7 @@ int replay_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             release(&rp, heap_pop(&rp).m);
         if ((rc = sim_step(s, err)))
             goto out;
-        sim_progress(s, "trace");
+        sim_progress(s, "trace", rp.done, rp.nm, "messages");
     }
     r->measured_packets = r->measured_delivered = n->packets_delivered;
     r->drained = true;

@@ -119,6 +119,11 @@ int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
     s->entropy_window = (uint64_t)saturn_config_int(cfg, "sim.entropy_window");
     s->series_interval = (uint64_t)saturn_config_int(cfg, "sim.series_interval");
     s->last_entropy = -1;
+    /* progress reports about 2^18 router-cycles apart, a power of two apart */
+    uint64_t every = 1;
+    while (every * 2 * s->net.topo.routers <= (1u << 18))
+        every *= 2;
+    s->progress_mask = every - 1;
     *out = s;
     return SATURN_OK;
 }
@@ -286,10 +291,15 @@ static void after_cycle(struct saturn_sim *s)
     a->lat_count0 = s->lat_count;
 }
 
-void sim_progress(struct saturn_sim *s, const char *phase)
+void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64_t total,
+                  const char *unit)
 {
-    if (s->progress && (s->net.now & 0xffff) == 0)
-        s->progress(s->progress_user, s->net.now, phase);
+    if (!sim_progress_due(s))
+        return;
+    struct saturn_progress p = {.task = saturn_config_str(s->cfg, "sim.workload"),
+                                .phase = phase, .cycle = s->net.now, .done = done,
+                                .total = total, .unit = unit};
+    s->progress(s->progress_user, &p);
 }
 
 int sim_step(struct saturn_sim *s, struct saturn_error *err)

@@ -14,6 +14,7 @@ struct saturn_sim {
     struct pattern pat;
     saturn_progress_fn progress;
     void *progress_user;
+    uint64_t progress_mask; /* a report when (now & mask) == 0 */
     /* statistics of delivered packets that count */
     struct histogram lat, netlat;
     double hops_sum;
@@ -53,7 +54,14 @@ struct saturn_sim {
 
 /* One cycle, with watchdog and invariant failures turned into errors. */
 int sim_step(struct saturn_sim *s, struct saturn_error *err);
-void sim_progress(struct saturn_sim *s, const char *phase);
+/* A progress report is due this cycle (see struct saturn_progress). */
+static inline bool sim_progress_due(const struct saturn_sim *s)
+{
+    return s->progress && (s->net.now & s->progress_mask) == 0;
+}
+/* Reports progress when due: done of total (0: unknown) in unit. */
+void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64_t total,
+                  const char *unit);
 void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0);
 /* Start or stop accumulating mobility, entropy and throttling means. */
 void sim_accumulate(struct saturn_sim *s, bool on);

@@ -112,7 +112,10 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             queued += (double)n->queued_packets;
             trend += ((double)(now - W) - mid) * backlog(n);
         }
-        sim_progress(s, now < W ? "warm-up" : now < W + M ? "measure" : "drain");
+        if (now < W + M)
+            sim_progress(s, now < W ? "warm-up" : "measure", n->now, W + M, "cycles");
+        else
+            sim_progress(s, "drain", s->lat.n, r->measured_packets, "packets");
     }
     bernoulli_free(&b);
     if (rc)
@@ -142,10 +145,21 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                              (s->lat.n ? (double)s->lat.n : 1.0);
     if (!r->drained) {
         r->saturated = true;
-        snprintf(r->saturated_why, sizeof r->saturated_why,
-                 "%llu of %llu measured packets still undelivered %llu cycles after the window",
-                 (unsigned long long)(r->measured_packets - r->measured_delivered),
-                 (unsigned long long)r->measured_packets, (unsigned long long)D);
+        /* with no drain allowed the count is only what was in flight when
+         * the window closed: say so, and how to judge by the drain */
+        if (D == 0)
+            snprintf(r->saturated_why, sizeof r->saturated_why,
+                     "%llu of %llu measured packets were still on their way when the window "
+                     "closed, and steady.drain_max = 0 waits for none (set it above 0 to judge "
+                     "by the drain)",
+                     (unsigned long long)(r->measured_packets - r->measured_delivered),
+                     (unsigned long long)r->measured_packets);
+        else
+            snprintf(r->saturated_why, sizeof r->saturated_why,
+                     "%llu of %llu measured packets still undelivered %llu cycles after the "
+                     "window (steady.drain_max)",
+                     (unsigned long long)(r->measured_packets - r->measured_delivered),
+                     (unsigned long long)r->measured_packets, (unsigned long long)D);
     } else if (r->backlog_growth > STEADY_GROWTH_LIMIT &&
                r->backlog_growth > STEADY_GROWTH_NOISE / sqrt(noise_packets)) {
         r->saturated = true;

@@ -3,7 +3,8 @@
  * Loading reads the whole file first (ini_read.c) and applies its keys only
  * afterwards: inih keeps parsing past a syntax error, and "stop at the first
  * error" must mean the first error in file order, whatever its kind. Within
- * one file a repeated key is allowed and the later line wins. */
+ * one file a repeated key is allowed, the later line wins, and the
+ * configuration keeps a warning that says so (saturn_config_warning). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
