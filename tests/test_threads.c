@@ -193,6 +193,7 @@ static void diff_results(struct diff *d, const struct saturn_results *a,
     INT_FIELD(measured_delivered);
     INT_FIELD(drained);
     INT_FIELD(saturated);
+    INT_FIELD(cut);
     if (strncmp(a->saturated_why, b->saturated_why, sizeof a->saturated_why))
         note(d, "saturated_why: '%.160s' vs '%.160s'", a->saturated_why, b->saturated_why);
     DBL_FIELD(backlog_growth);
@@ -727,6 +728,7 @@ static void comparison_detects_differences(void **state)
     assert_true(a.r.hist_n > 1 && a.r.ngen > 1 && a.nrows > 1);
     CAUGHT(b.r.flit_hops++, "flit_hops");
     CAUGHT(b.r.saturated = !b.r.saturated, "saturated");
+    CAUGHT(b.r.cut = !b.r.cut, "cut");
     CAUGHT(b.r.saturated_why[0] ^= 1, "saturated_why");
     CAUGHT(b.r.workload = "other", "workload");
     CAUGHT(b.r.accepted = nextafter(b.r.accepted, 1e9), "accepted");

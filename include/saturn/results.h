@@ -50,6 +50,8 @@ struct saturn_results {
     uint64_t measured_delivered;
     bool drained;               /* all measured packets delivered before the cap */
     bool saturated;
+    bool cut;                   /* collective stopped unfinished at a cut-off (saturn_run_shared):
+                                   its duration is then a lower bound */
     char saturated_why[160];
     double backlog_growth;      /* flits added to source queues + network in the window,
                                    as a fraction of flits offered in it */

@@ -89,13 +89,21 @@ static const char help_text[] =
     "when a launcher's variables are set (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK\n"
     "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
+    "Shared runs: points that differ only in entropy thresholds (entropy.rth, ron,\n"
+    "roff, rn; base(R, Rn) is hyst(R, R, Rn)) are one run until the first gate\n"
+    "decision on which they differ: one simulation stands for every point whose\n"
+    "run is the same (saturn_run_shared). The rows are the ones each point gives\n"
+    "alone, but wall_seconds, 0 for a point that shared another's simulation.\n"
+    "--no-share runs every point by itself (MPI ranks always do).\n"
+    "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
-    "--dry-run (list and check the points, run nothing), -q (no output but errors).\n";
+    "--dry-run (list and check the points, run nothing), --no-share, -q (no output\n"
+    "but errors).\n";
 
 struct sweep_args {
     const char *spec, *csv, *summarize;
     int jobs;
-    bool summary, quiet, help, dry_run;
+    bool summary, quiet, help, dry_run, no_share;
     const char *overrides[256];
     int noverrides;
     const char *opt_name[16], *opt_value[16];
@@ -132,6 +140,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->quiet = true;
         } else if (!strcmp(w, "--summary")) {
             a->summary = true;
+        } else if (!strcmp(w, "--no-share")) {
+            a->no_share = true;
         } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
             a->dry_run = true;
         } else if (!strcmp(w, "--csv")) {
@@ -258,7 +268,7 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     double t0 = now();
     struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
                               .csv_path = a->csv, .total = sw->npoints,
-                              .skipped = sw->npoints - ntodo,
+                              .skipped = sw->npoints - ntodo, .share = !a->no_share,
                               .progress = !a->quiet && isatty(STDERR_FILENO)};
     if (!rc && a->dry_run) {
         if (!a->quiet)
@@ -295,9 +305,14 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
         cli_progress_clear();
         if (!rc)
             rc = saturn_sweep_csv_sort(a->csv, &err); /* deterministic final file */
-        if (!rc && !a->quiet)
+        if (!rc && !a->quiet) {
             printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
                    sw->npoints - ntodo, now() - t0);
+            if (pool.stats.shared)
+                printf("sweep: %llu simulations; %llu points shared another's run\n",
+                       (unsigned long long)pool.stats.runs,
+                       (unsigned long long)pool.stats.shared);
+        }
     }
     free(done);
     free(todo);

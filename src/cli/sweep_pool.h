@@ -7,6 +7,7 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include "saturn/saturn.h"
 #include "saturn/sweep.h"
 
 struct sweep_pool {
@@ -18,7 +19,10 @@ struct sweep_pool {
     const char *csv_path;
     size_t total, skipped; /* for the progress line */
     bool progress;        /* draw it (stderr is a terminal) */
+    bool share;           /* run points that differ only in entropy thresholds together
+                             (saturn_run_shared: the same rows, fewer simulations) */
     /* out */
+    struct saturn_share_stats stats; /* when sharing: simulations and shared points */
     size_t finished;
     int workers;
     struct saturn_error err; /* the first failure (err.code 0: none) */
@@ -36,6 +40,12 @@ int sweep_point_run(const struct saturn_sweep *sw, size_t id, bool check_only, c
 /* A point done: appends its row (if any) to p->csv with one write and a
  * flush, counts it, draws the progress line. Not thread-safe. */
 void sweep_pool_record(struct sweep_pool *p, size_t id, const char *row);
+/* Groups todo[0..ntodo) into units of points that may share simulations:
+ * order is todo permuted so that each unit is contiguous, unit[u] .. unit[u+1]
+ * its range (nunits + 1 entries). Points whose controller cannot share, and
+ * every point when share is false, are units of one. */
+int sweep_units(const struct saturn_sweep *sw, const size_t *todo, size_t ntodo, bool share,
+                size_t *order, size_t **unit, size_t *nunits);
 /* Keeps the first failure in p->err, labelled with the point. */
 void sweep_pool_fail(struct sweep_pool *p, size_t id, const struct saturn_error *err);
 

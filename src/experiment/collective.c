@@ -172,6 +172,10 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     r->measured_packets = total;
     size_t next = 0;
     while (n->packets_delivered < total) {
+        if (sim_cut_now(s)) { /* a search's cut-off: the duration is at least now */
+            r->cut = true;
+            break;
+        }
         if (n->now >= cap) {
             rc = saturn_config_fail(s->cfg, "collective.max_cycles", err,
                                     "the collective did not finish: %llu of %llu packets "
@@ -194,8 +198,8 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
         sim_progress(s, "collective");
     }
     r->measured_delivered = n->packets_delivered;
-    r->drained = true;
-    r->duration = s->last_delivery;
+    r->drained = !r->cut;
+    r->duration = r->cut ? n->now : s->last_delivery;
     r->measure = n->now;
     /* Throughput over the whole collective; no offered load applies. */
     r->accepted = (double)(total * len) / (double)n->nnodes / (double)(r->duration + 1);
