@@ -118,6 +118,11 @@ struct saturn_share_stats {
 int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n,
                       const uint64_t *cutoff, saturn_shared_fn fn, void *user,
                       struct saturn_share_stats *st, struct saturn_error *err);
+/* A lower bound on a collective's duration (cycles), whatever its injection
+ * control and schedule: the busiest injection, ejection or (under DOR)
+ * network channel of the run's own packets, one flit a cycle. */
+int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+                            struct saturn_error *err);
 /* Equal for configurations saturn_run_shared may run together (a hash of
  * every other value); 0 when the configuration's controller cannot. */
 uint64_t saturn_share_key(const struct saturn_config *c);

@@ -10,6 +10,7 @@
 #include "cli/cli.h"
 #include "cli/sweep_mpi.h"
 #include "cli/sweep_pool.h"
+#include "cli/sweep_search.h"
 #include "saturn/sweep.h"
 
 #ifdef SATURN_MPI
@@ -103,6 +104,7 @@ static const char help_text[] =
 struct sweep_args {
     const char *spec, *csv, *summarize;
     int jobs;
+    int search; /* 0: run every point; else enum search_goal */
     bool summary, quiet, help, dry_run, no_share;
     const char *overrides[256];
     int noverrides;
@@ -142,6 +144,17 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->summary = true;
         } else if (!strcmp(w, "--no-share")) {
             a->no_share = true;
+        } else if (!strcmp(w, "--search")) {
+            const char *g = next && next[0] != '-' && !strchr(next, '=') && !strstr(next, ".ini")
+                                ? next : NULL;
+            a->search = !g || !strcmp(g, "both") ? SEARCH_BOTH
+                        : !strcmp(g, "individual") ? SEARCH_INDIVIDUAL
+                        : !strcmp(g, "average")    ? SEARCH_AVERAGE
+                                                   : -1;
+            if (a->search < 0)
+                return bad("--search %s: allowed: individual, average or both (the default)", g);
+            if (g)
+                i++;
         } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
             a->dry_run = true;
         } else if (!strcmp(w, "--csv")) {
@@ -179,6 +192,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "no spec: saturn sweep SPEC.ini --csv PATH");
     if (!a->summarize && !a->csv && !a->dry_run)
         return bad("%s", "--csv PATH is required (the results go there)");
+    if (a->search && (a->summarize || a->dry_run || !a->csv))
+        return bad("%s", "--search runs into --csv PATH: no --summarize or --dry-run");
     if (a->nopts && !a->summary && !a->summarize)
         return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
     return 0;
@@ -320,6 +335,39 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     return rc ? cli_fail(&err) : 0;
 }
 
+/* Checks every point, then searches. */
+static int search_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
+                        const struct saturn_summary_opts *o)
+{
+    struct saturn_error err = {0};
+    size_t *all = malloc((sw->npoints ? sw->npoints : 1) * sizeof *all);
+    if (!all)
+        return cli_fail(&(struct saturn_error){SATURN_ENOMEM, "out of memory"});
+    for (size_t p = 0; p < sw->npoints; p++)
+        all[p] = p;
+    struct sweep_pool pool = {.sw = sw, .todo = all, .ntodo = sw->npoints, .check_only = true,
+                              .total = sw->npoints,
+                              .progress = !a->quiet && isatty(STDERR_FILENO)};
+    double t0 = now();
+    int rc = sweep_pool_run(&pool, a->jobs);
+    if (rc)
+        err = pool.err;
+    cli_progress_clear();
+    free(all);
+    if (!rc && !a->quiet)
+        printf("saturn %s sweep %s: %zu points, searching for the %s best\n", saturn_version(),
+               sw->path, sw->npoints,
+               a->search == SEARCH_BOTH ? "individual and average"
+               : a->search == SEARCH_INDIVIDUAL ? "individual" : "average");
+    fflush(stdout);
+    if (!rc)
+        rc = sweep_search(sw, o, (enum search_goal)a->search, a->csv, a->jobs, !a->no_share,
+                          a->quiet, &err);
+    if (!rc && !a->quiet)
+        printf("search: %.1f s\n", now() - t0);
+    return rc ? cli_fail(&err) : 0;
+}
+
 static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
 {
     struct sweep_args a;
@@ -349,10 +397,22 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         saturn_sweep_free(sw);
         return cli_fail(&err);
     }
-    if (a.summarize)
+    if (!rc && a.search && !opts.baseline[0])
+        rc = saturn_error_set(&err, SATURN_EINPUT,
+                              "--search needs the summary's baseline: baseline = key=value in "
+                              "the spec's [summary] section, or --baseline key=value");
+    if (rc) {
+        saturn_sweep_free(sw);
+        return cli_fail(&err);
+    }
+    if (a.summarize) {
         rc = summarize(a.summarize, &opts, a.quiet);
-    else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary)
+    } else if (a.search) {
+        if ((rc = search_sweep(sw, &a, &opts)) == 0 && a.summary)
+            rc = summarize(a.csv, &opts, a.quiet);
+    } else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary) {
         rc = summarize(a.csv, &opts, a.quiet);
+    }
     saturn_sweep_free(sw);
     return rc;
 }

@@ -119,7 +119,12 @@ static int on_shared(void *user, size_t i, const struct saturn_results *r, bool 
     if (!row)
         return SATURN_ENOMEM;
     pthread_mutex_lock(&u->sh->lock);
-    sweep_pool_record(p, u->ids[i], row);
+    if (p->result) {
+        p->result(p, u->ids[i], row, r);
+        sweep_pool_record(p, u->ids[i], NULL);
+    } else {
+        sweep_pool_record(p, u->ids[i], row);
+    }
     int rc = p->err.code;
     pthread_mutex_unlock(&u->sh->lock);
     free(row);
@@ -130,16 +135,21 @@ static void run_unit(struct shared *sh, const size_t *ids, size_t n)
 {
     struct sweep_pool *p = sh->p;
     struct saturn_config **cfgs = calloc(n, sizeof *cfgs);
+    uint64_t *cut = p->cutoff ? malloc(n * sizeof *cut) : NULL;
     struct saturn_error err = {0};
     struct saturn_share_stats st = {0};
     size_t bad = ids[0];
-    int rc = cfgs ? SATURN_OK : saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
-    for (size_t i = 0; !rc && i < n; i++)
+    int rc = cfgs && (cut || !p->cutoff) ? SATURN_OK
+                                         : saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) {
         if ((rc = saturn_sweep_point_config(p->sw, ids[i], &cfgs[i], &err)))
             bad = ids[i];
+        if (cut)
+            cut[i] = p->cutoff[ids[i]];
+    }
     struct unit_run u = {sh, ids};
     if (!rc)
-        rc = saturn_run_shared((const struct saturn_config *const *)cfgs, n, NULL, on_shared, &u,
+        rc = saturn_run_shared((const struct saturn_config *const *)cfgs, n, cut, on_shared, &u,
                                &st, &err);
     pthread_mutex_lock(&sh->lock);
     if (rc && !p->err.code)
@@ -154,6 +164,7 @@ static void run_unit(struct shared *sh, const size_t *ids, size_t n)
     for (size_t i = 0; cfgs && i < n; i++)
         saturn_config_free(cfgs[i]);
     free(cfgs);
+    free(cut);
 }
 
 /* Records the first failure (later ones are usually its echoes). */
@@ -248,9 +259,9 @@ int sweep_pool_run(struct sweep_pool *p, int jobs)
     p->finished = 0;
     memset(&p->err, 0, sizeof p->err);
     memset(&p->stats, 0, sizeof p->stats);
-    if (!p->check_only && p->share) {
+    if (!p->check_only && (p->share || p->cutoff || p->result)) {
         sh.order = malloc((p->ntodo ? p->ntodo : 1) * sizeof *sh.order);
-        if (!sh.order || sweep_units(p->sw, p->todo, p->ntodo, true, sh.order, &sh.unit,
+        if (!sh.order || sweep_units(p->sw, p->todo, p->ntodo, p->share, sh.order, &sh.unit,
                                      &sh.nunits)) {
             free(sh.order);
             return saturn_error_set(&p->err, SATURN_ENOMEM, "out of memory");

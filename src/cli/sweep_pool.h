@@ -21,6 +21,12 @@ struct sweep_pool {
     bool progress;        /* draw it (stderr is a terminal) */
     bool share;           /* run points that differ only in entropy thresholds together
                              (saturn_run_shared: the same rows, fewer simulations) */
+    const uint64_t *cutoff; /* per point id (NULL: none): collectives may stop past it */
+    /* When set, each point's row and results go here (under the pool's lock)
+     * instead of to csv: the search (sweep_search.c). */
+    void (*result)(struct sweep_pool *p, size_t id, const char *row,
+                   const struct saturn_results *r);
+    void *user;
     /* out */
     struct saturn_share_stats stats; /* when sharing: simulations and shared points */
     size_t finished;

@@ -118,30 +118,110 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
     return rc;
 }
 
-int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
+/* Packets per node, slices per packet and flits per slice, checked. */
+static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t *slices,
+                            uint32_t *len, struct saturn_error *err)
 {
-    double t0 = sim_clock();
-    struct net *n = &s->net;
-    uint64_t per = (uint64_t)saturn_config_int(s->cfg, "collective.packets");
-    uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
-    uint32_t slices = (uint32_t)saturn_config_int(s->cfg, "collective.slices");
-    uint64_t interval = (uint64_t)saturn_config_int(s->cfg, "collective.interval");
-    uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
+    *per = (uint64_t)saturn_config_int(s->cfg, "collective.packets");
+    *slices = (uint32_t)saturn_config_int(s->cfg, "collective.slices");
+    *len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
     int64_t payload = saturn_config_int(s->cfg, "collective.payload");
-    if (payload > 0 || slices > 1) {
+    if (payload > 0 || *slices > 1) {
         if (payload == 0)
-            payload = (int64_t)len - 1;
+            payload = (int64_t)*len - 1;
         else if (saturn_config_is_set(s->cfg, "traffic.packet_length"))
             return saturn_config_fail(s->cfg, "traffic.packet_length", err,
                                       "is set by collective.payload and collective.slices "
                                       "(floor(p/s) + 1 flits); give one or the other");
-        if (payload < slices)
+        if (payload < *slices)
             return saturn_config_fail(s->cfg, "collective.slices", err,
                                       "%u slices of a %lld-flit payload would leave slices "
                                       "without payload; at most collective.payload slices",
-                                      slices, (long long)payload);
-        len = (uint32_t)(payload / slices) + 1;
+                                      *slices, (long long)payload);
+        *len = (uint32_t)(payload / *slices) + 1;
     }
+    return SATURN_OK;
+}
+
+/* A lower bound on the duration that holds for any injection control and
+ * schedule: the run's own packets (the destinations and routing draws are
+ * made per node in slice order, so they do not depend on timing) and the
+ * fact that an injection channel, an ejection channel and (single-path,
+ * state-independent routing: DOR) a network link each move at most one
+ * flit a cycle. The busiest of them carries M flits, the last of which
+ * crosses it at cycle M - 1 or later and is delivered after that. */
+int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+                            struct saturn_error *err)
+{
+    *lb = 0;
+    struct saturn_sim *s = NULL;
+    int rc = saturn_sim_create(cfg, &s, err);
+    if (rc)
+        return rc;
+    struct net *n = &s->net;
+    uint64_t per;
+    uint32_t slices, len;
+    size_t nports = (size_t)n->topo.routers * n->P;
+    uint64_t *load = calloc(nports, sizeof *load), *in = calloc(n->nnodes, sizeof *in);
+    bool walk = !strcmp(n->rops->name, "dor");
+    if (saturn_config_enum(s->cfg, "sim.workload") != 1)
+        rc = saturn_config_fail(s->cfg, "sim.workload", err, "the bound is a collective's");
+    else if ((rc = collective_shape(s, &per, &slices, &len, err)))
+        ;
+    else if (!load || !in)
+        rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    uint64_t most = 0;
+    for (uint32_t i = 0; !rc && i < n->nnodes; i++) {
+        uint32_t dst = 0;
+        for (uint64_t k = 0; k < per * slices; k++) {
+            if (k % slices == 0)
+                dst = pattern_dest(&s->pat, i, &n->nodes[i].rng);
+            uint32_t pid = net_packet_new(n, i, dst, len, true);
+            struct packet p = n->pk[pid];
+            in[dst] += len;
+            uint32_t r = topo_node_router(&n->topo, i);
+            int in_port = topo_node_port(&n->topo, i);
+            for (int hop = 0; walk && hop < 1 << 20; hop++) {
+                struct route_result res;
+                n->rops->route(n->rstate, n, r, in_port, 0, &p, &res);
+                int port = res.c[0].port;
+                uint32_t fr;
+                if (port >= n->topo.radix || !topo_link(&n->topo, r, port, &fr, &in_port))
+                    break;
+                load[(size_t)r * n->P + port] += len;
+                r = fr;
+                p.hops++;
+            }
+        }
+    }
+    if (!rc) {
+        most = per * slices * len; /* one node's injection */
+        uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1;
+        for (size_t i = 0; i < nports; i++)
+            if ((load[i] + speed - 1) / speed > most)
+                most = (load[i] + speed - 1) / speed;
+        for (uint32_t d = 0; d < n->nnodes; d++)
+            if (in[d] > most)
+                most = in[d];
+        *lb = most ? most - 1 : 0;
+    }
+    free(load);
+    free(in);
+    saturn_sim_free(s);
+    return rc;
+}
+
+int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
+{
+    double t0 = sim_clock();
+    struct net *n = &s->net;
+    uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
+    uint64_t interval = (uint64_t)saturn_config_int(s->cfg, "collective.interval");
+    uint64_t per;
+    uint32_t slices, len;
+    int rc0 = collective_shape(s, &per, &slices, &len, err);
+    if (rc0)
+        return rc0;
     int64_t *off = calloc(n->nnodes, sizeof *off);
     uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);
     uint64_t total = per * slices * n->nnodes;
