@@ -204,7 +204,9 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
     struct entropy *e = state;
     if (n->now < e->guard_until[node])
         return false; /* the guard is every follower's too */
-    if (e->fl) { /* a follower deciding otherwise leaves the run here */
+    /* A follower deciding otherwise leaves the run here, unless the node
+     * could not start a packet anyway (no injection VC can take it). */
+    if (e->fl && net_can_start(n, node)) {
         struct followers *f = e->fl;
         const uint64_t *st = f->state + (size_t)node * f->words;
         for (size_t w = 0; w < f->words; w++) {

@@ -646,10 +646,10 @@ uint64_t net_source_flits(const struct net *n) { return n->queued_flits; }
 
 /* The VC a new packet from this node enters its router on: round-robin
  * over the data injection VCs that can take it under the switching mode. */
-static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
+static int pick_injection_vc(const struct net *n, uint32_t node, uint32_t len)
 {
-    struct node *nd = &n->nodes[node];
-    int32_t *cr = &n->inj_credits[(size_t)node * n->V];
+    const struct node *nd = &n->nodes[node];
+    const int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
     for (int i = 1, v = nd->last_vc; i <= n->inj_vcs; i++) {
         if (++v >= n->inj_vcs)
@@ -658,6 +658,13 @@ static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
             return v;
     }
     return -1;
+}
+
+bool net_can_start(const struct net *n, uint32_t node)
+{
+    const struct node *nd = &n->nodes[node];
+    return nd->cur == NET_NONE && nd->qcount &&
+           pick_injection_vc(n, node, n->pk[nd->q[nd->qhead]].len) >= 0;
 }
 
 static void inject_node(struct net *n, uint32_t i)

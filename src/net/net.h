@@ -316,6 +316,9 @@ static inline struct packet *net_packet(struct net *n, uint32_t pid) { return &n
  * SATURN_EINTERNAL when an invariant breaks (message in fail_msg). */
 int net_step(struct net *n);
 
+/* Whether the node, asked about a new packet, would start it were its gate
+ * open: it has one waiting and an injection VC can take it. */
+bool net_can_start(const struct net *n, uint32_t node);
 /* Total flits queued at sources (not yet injected). */
 uint64_t net_source_flits(const struct net *n);
 /* Writes "which VC waits on which" to buf. */
