@@ -194,7 +194,7 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "--csv PATH is required (the results go there)");
     if (a->search && (a->summarize || a->dry_run || !a->csv))
         return bad("%s", "--search runs into --csv PATH: no --summarize or --dry-run");
-    if (a->nopts && !a->summary && !a->summarize)
+    if (a->nopts && !a->summary && !a->summarize && !a->search)
         return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
     return 0;
 }
