@@ -105,6 +105,8 @@ struct sweep_args {
     const char *spec, *csv, *summarize;
     int jobs;
     int search; /* 0: run every point; else enum search_goal */
+    double race_z;   /* --race Z[:MIN] (0: off) */
+    int race_min;
     bool summary, quiet, help, dry_run, no_share;
     const char *overrides[256];
     int noverrides;
@@ -144,6 +146,17 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             a->summary = true;
         } else if (!strcmp(w, "--no-share")) {
             a->no_share = true;
+        } else if (!strcmp(w, "--race")) {
+            char *end;
+            if (!next)
+                return bad("%s needs a value", w);
+            a->race_z = strtod(argv[++i], &end);
+            a->race_min = 10;
+            if (*end == ':')
+                a->race_min = (int)strtol(end + 1, &end, 10);
+            if (*end || !(a->race_z > 0) || a->race_min < 2)
+                return bad("--race %s: allowed: Z or Z:MIN, Z > 0 standard errors, MIN >= 2 seeds",
+                           argv[i]);
         } else if (!strcmp(w, "--search")) {
             const char *g = next && next[0] != '-' && !strchr(next, '=') && !strstr(next, ".ini")
                                 ? next : NULL;
@@ -192,6 +205,8 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "no spec: saturn sweep SPEC.ini --csv PATH");
     if (!a->summarize && !a->csv && !a->dry_run)
         return bad("%s", "--csv PATH is required (the results go there)");
+    if (a->race_z > 0 && !a->search)
+        return bad("%s", "--race is a way of searching: add --search");
     if (a->search && (a->summarize || a->dry_run || !a->csv))
         return bad("%s", "--search runs into --csv PATH: no --summarize or --dry-run");
     if (a->nopts && !a->summary && !a->summarize && !a->search)
@@ -361,8 +376,8 @@ static int search_sweep(const struct saturn_sweep *sw, const struct sweep_args *
                : a->search == SEARCH_INDIVIDUAL ? "individual" : "average");
     fflush(stdout);
     if (!rc)
-        rc = sweep_search(sw, o, (enum search_goal)a->search, a->csv, a->jobs, !a->no_share,
-                          a->quiet, &err);
+        rc = sweep_search(sw, o, (enum search_goal)a->search, a->race_z, (size_t)a->race_min,
+                          a->csv, a->jobs, !a->no_share, a->quiet, &err);
     if (!rc && !a->quiet)
         printf("search: %.1f s\n", now() - t0);
     return rc ? cli_fail(&err) : 0;

@@ -283,8 +283,8 @@ static int write_kept(const struct saturn_sweep *sw, const struct search *s, con
 }
 
 int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts *o,
-                 enum search_goal goal, const char *csv, int jobs, bool share, bool quiet,
-                 struct saturn_error *err)
+                 enum search_goal goal, double race_z, size_t race_min, const char *csv,
+                 int jobs, bool share, bool quiet, struct saturn_error *err)
 {
     size_t np = sw->npoints;
     struct saturn_table *rows = NULL;
@@ -311,6 +311,8 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
         rc = bounds(sw, lb, err);
     if (!rc)
         rc = search_new(rows, row, seed, np, nseed, o, goal, lb, &s, err);
+    if (!rc && race_z > 0)
+        search_race(s, race_z, race_min);
     if (!rc)
         rc = read_partial(sw, partial, &k, err);
     if (!rc)
@@ -370,6 +372,9 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
         printf("search: %zu of %zu points answered in %zu waves (%zu exact, %zu cut off, %zu from "
                "an earlier search) by %zu simulations; %zu rows of complete sets in %s\n",
                st.run, np, st.waves, st.exact, ncut, reused, runs, kept, csv);
+        if (race_z > 0)
+            printf("search: raced (not exact): %zu sets left a race, %.3g standard errors behind "
+                   "the leader after %zu seeds or more\n", st.raced, race_z, race_min);
     }
     search_free(s);
     saturn_table_free(rows);

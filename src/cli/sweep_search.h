@@ -8,9 +8,10 @@
 #include "saturn/sweep.h"
 
 /* Runs the search for the summary options o into csv (and its .partial.csv
- * and .cut.csv companions); SATURN_OK or an error in err. */
+ * and .cut.csv companions), racing when race_z > 0 (search_race); SATURN_OK
+ * or an error in err. */
 int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts *o,
-                 enum search_goal goal, const char *csv, int jobs, bool share, bool quiet,
-                 struct saturn_error *err);
+                 enum search_goal goal, double race_z, size_t race_min, const char *csv,
+                 int jobs, bool share, bool quiet, struct saturn_error *err);
 
 #endif

@@ -41,6 +41,9 @@ struct search {
     double *u_avg;      /* [g]: the best complete geometric mean, 0: none yet */
     int phase;
     size_t wave;        /* PH_WAVE: the seed index */
+    double race_z;      /* > 0: race (search_race) */
+    size_t race_min;
+    double *diff;       /* scratch: paired differences, nseed */
     struct search_stats stats;
 };
 
@@ -67,7 +70,14 @@ void search_free(struct search *s)
     free(s->u_tot);
     free(s->u_n);
     free(s->u_avg);
+    free(s->diff);
     free(s);
+}
+
+void search_race(struct search *s, double z, size_t min_seeds)
+{
+    s->race_z = z;
+    s->race_min = min_seeds < 2 ? 2 : min_seeds;
 }
 
 int search_new(const struct saturn_table *rows, const size_t *point_row,
@@ -113,7 +123,8 @@ int search_new(const struct saturn_table *rows, const size_t *point_row,
         s->u_tot = calloc(s->ngroups * s->npat, sizeof *s->u_tot);
         s->u_n = calloc(s->ngroups * s->npat, sizeof *s->u_n);
         s->u_avg = calloc(s->ngroups, sizeof *s->u_avg);
-        if (!s->set_group || !s->cell || !s->nsp || !s->val || !s->st || !s->pt_sp ||
+        s->diff = calloc(s->nseed, sizeof *s->diff);
+        if (!s->diff || !s->set_group || !s->cell || !s->nsp || !s->val || !s->st || !s->pt_sp ||
             !s->dead_ind || !s->dead_avg || !s->base || !s->u_tot || !s->u_n || !s->u_avg)
             rc = SATURN_ENOMEM;
     }
@@ -239,6 +250,73 @@ static void update(struct search *s)
             exp(logsum / (double)s->npat) < s->u_avg[g] * (1 - 1e-9))
             s->dead_avg[i] = true;
     }
+}
+
+/* The value of seed j of (set, p) for the race: the duration, or for the
+ * average race the sum over the patterns of its logarithm; NAN unless
+ * exact. */
+static double race_value(const struct search *s, size_t set, long p, size_t j)
+{
+    double v = 0;
+    for (size_t q = p < 0 ? 0 : (size_t)p; q < (p < 0 ? s->npat : (size_t)p + 1); q++) {
+        uint32_t x = cell(s, set, q, j);
+        if (x == NONE || s->st[x] != ST_EXACT)
+            return NAN;
+        v += p < 0 ? log((double)s->val[x]) : (double)s->val[x];
+    }
+    return v;
+}
+
+/* Whether set a is behind set b by more than race_z standard errors of the
+ * paired differences over the first n seeds (both exact on all of them). */
+static bool behind(struct search *s, size_t a, size_t b, long p, size_t n)
+{
+    size_t k = 0;
+    double mean = 0, m2 = 0;
+    for (size_t j = 0; j < n; j++) {
+        double x = race_value(s, a, p, j), y = race_value(s, b, p, j);
+        if (isnan(x) || isnan(y))
+            return false;
+        double d = x - y, delta = d - mean;
+        mean += delta / (double)++k;
+        m2 += delta * (d - mean);
+    }
+    if (k < s->race_min)
+        return false;
+    double se = sqrt(m2 / (double)(k - 1) / (double)k);
+    return mean - s->race_z * se > 0;
+}
+
+/* The race (not exact; off unless search_race): in every group, the set
+ * whose first n seeds are best (all exact) leads; a set behind it (paired
+ * test) leaves the race. Per pattern for the individual best; on the sum
+ * over patterns of the log durations, seed by seed, for the average. */
+static void race(struct search *s, size_t n)
+{
+    for (size_t g = 0; g < s->ngroups; g++)
+        for (long p = -1; p < (long)s->npat; p++) {
+            if (p < 0 ? !(s->goal & SEARCH_AVERAGE) : !(s->goal & SEARCH_INDIVIDUAL))
+                continue;
+            size_t lead = SIZE_MAX;
+            double best = 0;
+            for (size_t i = 0; i < s->nsets; i++) {
+                if (s->set_group[i] != g ||
+                    (p < 0 ? s->dead_avg[i] : s->dead_ind[SP(s, i, (size_t)p)]))
+                    continue;
+                double t = 0;
+                for (size_t j = 0; j < n && !isnan(t); j++)
+                    t += race_value(s, i, p, j);
+                if (!isnan(t) && (lead == SIZE_MAX || t < best))
+                    lead = i, best = t;
+            }
+            for (size_t i = 0; lead != SIZE_MAX && i < s->nsets; i++) {
+                bool *dead = p < 0 ? &s->dead_avg[i] : &s->dead_ind[SP(s, i, (size_t)p)];
+                if (s->set_group[i] != g || *dead || i == lead || !behind(s, i, lead, p, n))
+                    continue;
+                *dead = true;
+                s->stats.raced++;
+            }
+        }
 }
 
 static bool needed(const struct search *s, size_t set, size_t p)
@@ -376,6 +454,8 @@ size_t search_next(struct search *s, size_t *points, uint64_t *cut)
             continue;
         case PH_WAVE:
             update(s);
+            if (s->race_z > 0 && s->wave + 1 >= s->race_min)
+                race(s, s->wave + 1);
             if (++s->wave >= s->nseed) {
                 s->phase = PH_FINAL;
                 continue;

@@ -60,8 +60,17 @@ void search_record(struct search *s, size_t point, uint64_t value, bool cut);
 bool search_kept(const struct search *s, size_t point);
 size_t search_points(const struct search *s);
 
+/* Racing (not exact, off by default): from min_seeds seeds on, a set whose
+ * paired differences to the group's leader on the seeds so far (the
+ * duration per pattern; for the average best, the sum of the log
+ * durations over the patterns) have a mean more than z standard errors
+ * above 0 leaves the race. It may drop the true best; it makes the number
+ * of seeds a clearly worse set is run on small. */
+void search_race(struct search *s, double z, size_t min_seeds);
+
 struct search_stats {
     size_t waves, run, cut, exact; /* points handed out; of them cut and exact */
+    size_t raced;                  /* (set, pattern) or set left by the race */
 };
 void search_stats(const struct search *s, struct search_stats *st);
 
