@@ -91,6 +91,11 @@ struct saturn_results {
     double valid_per_router;     /* mean Nv / routers */
     double entropy_mean;         /* mean packet entropy E over complete windows (-1: none) */
     double throttled_mean;       /* mean fraction of nodes with their gate shut */
+    /* entropy throttling: the age of the network-wide sums the gates acted
+     * on, cycles since the oldest value in them was taken, mean over
+     * routers and cycles and the largest (0 with entropy.info = ideal) */
+    double sums_age_mean;
+    uint64_t sums_age_max;
 
     /* deadlock recovery (routing.algorithm = disha), whole run */
     uint64_t recoveries;         /* packets sent through the recovery lane */

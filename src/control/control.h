@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "saturn/config.h"
+#include "saturn/results.h"
 
 struct net;
 
@@ -34,6 +35,8 @@ struct ctl_ops {
      * and congestion estimate (both in its own unit, e.g. full buffers);
      * leave a value negative when the policy has none. */
     void (*probe)(const void *state, double *threshold, double *estimate);
+    /* Optional: adds what the policy measured to the run's results. */
+    void (*report)(const void *state, struct saturn_results *r);
     /* Optional, co-simulation (src/experiment/share.c): before the first
      * cycle, follow the n other configurations cfgs (the same run but for
      * this policy's thresholds) along this run. A follower stays attached

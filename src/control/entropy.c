@@ -230,6 +230,13 @@ static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
         e->guard_until[node] = n->now + 1 + rng_below(&e->rng[node], 2 * (uint64_t)e->tg + 1);
 }
 
+static void entropy_report(const void *state, struct saturn_results *r)
+{
+    const struct gsum *g = &((const struct entropy *)state)->sums;
+    r->sums_age_mean = g->age_n ? g->age_sum / (double)g->age_n : 0;
+    r->sums_age_max = g->age_max;
+}
+
 static uint32_t entropy_throttled(const void *state)
 {
     return ((const struct entropy *)state)->nthrottled;
@@ -368,6 +375,7 @@ static void entropy_free(void *state)
                                 .may_start = entropy_may_start,                                \
                                 .packet_sent = entropy_packet_sent,                            \
                                 .throttled = entropy_throttled,                                \
+                                .report = entropy_report,                                      \
                                 .follow = entropy_follow,                                      \
                                 .attached = entropy_attached,                                  \
                                 .free = entropy_free}

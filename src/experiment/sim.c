@@ -369,6 +369,8 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->mobility_mean = s->acc_nv > 0 ? s->acc_na / s->acc_nv : 1.0;
     r->valid_per_router = s->acc_cycles > 0 ? s->acc_nv / s->acc_cycles / (double)n->topo.routers : 0;
     r->throttled_mean = s->acc_cycles > 0 ? s->acc_thr / s->acc_cycles / (double)n->nnodes : 0;
+    if (n->ctl->report)
+        n->ctl->report(n->ctl_state, r);
     r->entropy_mean = s->acc_windows ? s->acc_entropy / (double)s->acc_windows : -1;
     r->wall_seconds = sim_clock() - t0;
     r->flit_hops = n->flit_hops;

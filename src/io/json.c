@@ -143,6 +143,8 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     else
         cJSON_AddNumberToObject(o, "entropy_mean", r->entropy_mean);
     cJSON_AddNumberToObject(o, "throttled_mean", r->throttled_mean);
+    cJSON_AddNumberToObject(o, "sums_age_mean", r->sums_age_mean);
+    cJSON_AddNumberToObject(o, "sums_age_max", (double)r->sums_age_max);
     cJSON_AddItemToObject(o, "hist", hist_json(r));
 }
 
