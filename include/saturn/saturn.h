@@ -113,7 +113,8 @@ struct saturn_share_stats {
     uint64_t runs;        /* simulations */
     uint64_t shared;      /* configurations answered by another's simulation */
     uint64_t run_cycles;  /* cycles simulated */
-    uint64_t left_cycles; /* sum of the cycles at which followers detached */
+    uint64_t detached;    /* followers that left a simulation (and were run again) */
+    uint64_t left_cycles; /* sum of the cycles at which they left */
 };
 int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n,
                       const uint64_t *cutoff, saturn_shared_fn fn, void *user,

@@ -338,10 +338,16 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
         if (!rc && !a->quiet) {
             printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
                    sw->npoints - ntodo, now() - t0);
-            if (pool.stats.shared)
-                printf("sweep: %llu simulations; %llu points shared another's run\n",
-                       (unsigned long long)pool.stats.runs,
-                       (unsigned long long)pool.stats.shared);
+            if (pool.stats.shared) {
+                const struct saturn_share_stats *st = &pool.stats;
+                printf("sweep: %llu simulations (%.0f cycles each); %llu points shared another's "
+                       "run", (unsigned long long)st->runs,
+                       (double)st->run_cycles / (double)st->runs, (unsigned long long)st->shared);
+                if (st->detached)
+                    printf("; followers left at cycle %.0f on average",
+                           (double)st->left_cycles / (double)st->detached);
+                printf("\n");
+            }
         }
     }
     free(done);

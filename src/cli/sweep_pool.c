@@ -159,6 +159,7 @@ static void run_unit(struct shared *sh, const size_t *ids, size_t n)
     p->stats.runs += st.runs;
     p->stats.shared += st.shared;
     p->stats.run_cycles += st.run_cycles;
+    p->stats.detached += st.detached;
     p->stats.left_cycles += st.left_cycles;
     pthread_mutex_unlock(&sh->lock);
     for (size_t i = 0; cfgs && i < n; i++)

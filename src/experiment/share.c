@@ -110,6 +110,7 @@ static int run_leader(const struct saturn_config *const *cfgs, const uint64_t *c
             st->shared++;
             rc = fn(user, idx[i], &r, true);
         } else {
+            st->detached++;
             st->left_cycles += left;
             rest[(*nrest)++] = idx[i];
         }
