@@ -13,8 +13,9 @@
 #include "experiment/sim.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
- * time between the first and the last flit (paper 003, section 4.3). */
-static int collect_links(const struct net *n, struct saturn_results *r)
+ * time between the first and the last flit (paper 003, section 4.3); with
+ * all, the nodes' injection and ejection channels count as links too. */
+static int collect_links(const struct net *n, struct saturn_results *r, bool all)
 {
     size_t nports = (size_t)n->topo.routers * n->P, used = 0;
     for (size_t i = 0; i < nports; i++)
@@ -34,8 +35,16 @@ static int collect_links(const struct net *n, struct saturn_results *r)
         if (l->last - l->first > r->thickness)
             r->thickness = l->last - l->first;
     }
+    for (uint32_t i = 0; all && i < n->nnodes; i++)
+        for (int k = 0; k < 4; k += 2) {
+            const uint64_t *sp = &n->node_span[4 * (size_t)i + (size_t)k];
+            if (sp[0] && sp[1] - sp[0] > r->thickness)
+                r->thickness = sp[1] - sp[0];
+        }
     return SATURN_OK;
 }
+
+static const char *const link_sets[] = {"network", "all", NULL};
 
 const struct saturn_param collective_params[] = {
     {"collective.packets", SATURN_PARAM_INT, "10", 1, 1e6, NULL,
@@ -50,6 +59,9 @@ const struct saturn_param collective_params[] = {
      "CSV file of per-node start offsets I_i (lines: node,offset); empty = every node starts at 0"},
     {"collective.max_cycles", SATURN_PARAM_INT, "10000000", 1, 1e12, NULL,
      "give up (error) if the collective has not finished by then"},
+    {"collective.links", SATURN_PARAM_ENUM, "network", 0, 0, link_sets,
+     "links of the effective thickness T_e: network (router-to-router links) or all (also "
+     "each node's injection and ejection channel)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct release {
@@ -283,7 +295,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     r->measure = n->now;
     /* Throughput over the whole collective; no offered load applies. */
     r->accepted = (double)(total * len) / (double)n->nnodes / (double)(r->duration + 1);
-    if ((rc = collect_links(n, r)))
+    if ((rc = collect_links(n, r, saturn_config_enum(s->cfg, "collective.links") == 1)))
         rc = saturn_error_set(err, rc, "out of memory");
     else
         sim_finish(s, r, t0);

@@ -479,7 +479,8 @@ int net_record_links(struct net *n, bool chart)
     n->link_first = calloc(nports, sizeof *n->link_first);
     n->link_last = calloc(nports, sizeof *n->link_last);
     n->link_busy = calloc(nports, sizeof *n->link_busy);
-    if (!n->link_first || !n->link_last || !n->link_busy)
+    n->node_span = calloc((size_t)n->nnodes * 4, sizeof *n->node_span);
+    if (!n->link_first || !n->link_last || !n->link_busy || !n->node_span)
         return SATURN_ENOMEM;
     if (!chart)
         return SATURN_OK;
@@ -533,6 +534,7 @@ void net_destroy(struct net *n)
     free(n->link_first);
     free(n->link_last);
     free(n->link_busy);
+    free(n->node_span);
     if (n->trace) {
         free(n->trace->link_of_port);
         free(n->trace->cell);
@@ -710,6 +712,11 @@ static void inject_node(struct net *n, uint32_t i)
     n->queued_flits--;
     n->flits_injected++;
     n->last_move = n->now;
+    if (n->node_span) { /* the injection channel's occupation */
+        if (!n->node_span[4 * (size_t)i])
+            n->node_span[4 * (size_t)i] = n->now + 1;
+        n->node_span[4 * (size_t)i + 1] = n->now + 1;
+    }
     if (++nd->cur_seq == p->len) {
         nd->cur = NET_NONE;
         if (n->ctl->packet_sent)
@@ -757,6 +764,11 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
         fail(n, "packet %u: flit %u arrived when flit %u was expected (out of order)",
              f.pid, f.seq, p->rx);
     p->rx++;
+    if (n->node_span) { /* the ejection channel's occupation */
+        if (!n->node_span[4 * (size_t)node + 2])
+            n->node_span[4 * (size_t)node + 2] = n->now + 1;
+        n->node_span[4 * (size_t)node + 3] = n->now + 1;
+    }
     if (n->meta)
         meta_node_delivered(n, node);
     n->flits_in_net--;
