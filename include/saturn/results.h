@@ -60,6 +60,9 @@ struct saturn_results {
      * at which smoothed throughput first falls ramp.drop % below it; 0: never */
     double critical_load;
     double critical_nominal;     /* the nominal ramp load at that point */
+    double critical_drop;        /* each rule's critical load in the same run (0: not reached
+                                    before the run ended), whatever ramp.rule says */
+    double critical_gradient;
     uint64_t critical_cycle;
 
     /* collective */

@@ -101,6 +101,7 @@ struct ramp {
     uint64_t sample;
     uint32_t window, count, head;
     struct ramp_detect det;  /* offered and accepted load, and the critical point */
+    struct ramp_detect other; /* the other rule, on the same samples */
     double *lat;             /* ring of the last `window` samples' latency sums */
     uint64_t *nlat;          /* packets delivered per sample */
     double sum_lat;
@@ -135,8 +136,13 @@ static void ramp_sample(struct saturn_sim *s, struct saturn_series_row *row)
     row->nominal = rp->from + rp->slope * (double)(row->cycle + 1);
     bool found = ramp_detect_push(&rp->det, row->offered, row->accepted, &row->smoothed_offered,
                                   &row->smoothed_accepted);
+    double so, sa;
+    if (ramp_detect_push(&rp->other, row->offered, row->accepted, &so, &sa))
+        *(rp->other.gradient ? &rp->r->critical_gradient : &rp->r->critical_drop) =
+            rp->other.critical;
     row->smoothed_latency = rp->sum_nlat ? rp->sum_lat / (double)rp->sum_nlat : -1;
     if (found) {
+        *(rp->det.gradient ? &rp->r->critical_gradient : &rp->r->critical_drop) = rp->det.critical;
         rp->critical = true;
         rp->r->critical_load = row->smoothed_offered;
         /* the nominal load at the middle of the averaged samples */
@@ -171,8 +177,9 @@ int ramp_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error
     rp.nlat = calloc(rp.window, sizeof *rp.nlat);
     struct bernoulli b;
     int rc = bernoulli_init(&b, n, to / len, len);
-    int rd = ramp_detect_init(&rp.det, rp.window, rp.drop,
-                              saturn_config_enum(s->cfg, "ramp.rule") == 1);
+    bool gradient = saturn_config_enum(s->cfg, "ramp.rule") == 1;
+    int rd = ramp_detect_init(&rp.det, rp.window, rp.drop, gradient) |
+             ramp_detect_init(&rp.other, rp.window, rp.drop, !gradient);
     if (!rp.lat || !rp.nlat || rc || rd) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         goto out;
@@ -211,6 +218,7 @@ out:
     s->workload_state = NULL;
     bernoulli_free(&b);
     ramp_detect_free(&rp.det);
+    ramp_detect_free(&rp.other);
     free(rp.lat);
     free(rp.nlat);
     return rc;
