@@ -37,6 +37,9 @@ const struct saturn_param router_params[] = {
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
+    {"router.inject_vcs", SATURN_PARAM_INT, "0", 0, 64, NULL,
+     "VCs of a node's injection port, the first ones (0: router.vcs); 1: every packet enters "
+     "on VC 0, as paper 000 words it (torus)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
     {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
@@ -308,6 +311,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->V = n->Vd = n->inj_vcs = n->local_vcs = n->global_vcs =
         (int)saturn_config_int(cfg, "router.vcs");
     n->data_mask = ~0ULL;
+    int64_t iv = saturn_config_int(cfg, "router.inject_vcs");
+    if (iv > n->V)
+        return saturn_config_fail(cfg, "router.inject_vcs", err,
+                                  "a node's injection port has at most router.vcs = %d VCs", n->V);
+    if (iv > 0 && n->topo.kind != TOPO_DRAGONFLY)
+        n->inj_vcs = (int)iv;
     if (n->topo.kind == TOPO_DRAGONFLY) {
         /* Link classes: their own VCs, latencies (credits the same) and buffers. */
         n->local_vcs = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
