@@ -356,34 +356,21 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     return rc ? cli_fail(&err) : 0;
 }
 
-/* Checks every point, then searches. */
+/* The search (sweep_search.c checks the points). */
 static int search_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
                         const struct saturn_summary_opts *o)
 {
     struct saturn_error err = {0};
-    size_t *all = malloc((sw->npoints ? sw->npoints : 1) * sizeof *all);
-    if (!all)
-        return cli_fail(&(struct saturn_error){SATURN_ENOMEM, "out of memory"});
-    for (size_t p = 0; p < sw->npoints; p++)
-        all[p] = p;
-    struct sweep_pool pool = {.sw = sw, .todo = all, .ntodo = sw->npoints, .check_only = true,
-                              .total = sw->npoints,
-                              .progress = !a->quiet && isatty(STDERR_FILENO)};
-    double t0 = now();
-    int rc = sweep_pool_run(&pool, a->jobs);
-    if (rc)
-        err = pool.err;
-    cli_progress_clear();
-    free(all);
-    if (!rc && !a->quiet)
+    if (!a->quiet)
         printf("saturn %s sweep %s: %zu points, searching for the %s best\n", saturn_version(),
                sw->path, sw->npoints,
                a->search == SEARCH_BOTH ? "individual and average"
                : a->search == SEARCH_INDIVIDUAL ? "individual" : "average");
     fflush(stdout);
-    if (!rc)
-        rc = sweep_search(sw, o, (enum search_goal)a->search, a->race_z, (size_t)a->race_min,
+    double t0 = now();
+    int rc = sweep_search(sw, o, (enum search_goal)a->search, a->race_z, (size_t)a->race_min,
                           a->csv, a->jobs, !a->no_share, a->quiet, &err);
+    cli_progress_clear();
     if (!rc && !a->quiet)
         printf("search: %.1f s\n", now() - t0);
     return rc ? cli_fail(&err) : 0;

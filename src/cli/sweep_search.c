@@ -201,9 +201,10 @@ static int fold_seeds(const struct saturn_sweep *sw, const char *seeds, struct s
 static int bounds(const struct saturn_sweep *sw, uint64_t *lb, struct saturn_error *err)
 {
     const char **v = calloc(sw->nkeys ? sw->nkeys : 1, sizeof *v);
-    struct { uint64_t h, lb; size_t point; } *memo = NULL;
-    size_t nmemo = 0, cap = 0;
-    int rc = v ? SATURN_OK : saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    /* open addressing on the hash of those keys' values (0: empty slot) */
+    size_t cap = 1024, used = 0;
+    struct slot { uint64_t h, lb; } *tab = calloc(cap, sizeof *tab);
+    int rc = v && tab ? SATURN_OK : saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (size_t p = 0; !rc && p < sw->npoints; p++) {
         saturn_sweep_point_values(sw, p, v);
         uint64_t h = 1469598103934665603ull;
@@ -214,31 +215,42 @@ static int bounds(const struct saturn_sweep *sw, uint64_t *lb, struct saturn_err
                 h = (h ^ (unsigned char)*s) * 1099511628211ull;
             h = (h ^ 0x1f) * 1099511628211ull;
         }
-        size_t m = 0;
-        while (m < nmemo && memo[m].h != h) /* few combinations (patterns x seeds) */
-            m++;
-        if (m == nmemo) {
-            if (nmemo == cap) {
-                void *x = realloc(memo, (cap = cap ? 2 * cap : 256) * sizeof *memo);
-                if (!x) {
-                    rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-                    break;
-                }
-                memo = x;
-            }
+        h |= 1;
+        size_t i = h & (cap - 1);
+        while (tab[i].h && tab[i].h != h)
+            i = (i + 1) & (cap - 1);
+        if (!tab[i].h) {
             struct saturn_config *c = NULL;
-            rc = saturn_sweep_point_config(sw, p, &c, err);
             uint64_t b = 0;
+            rc = saturn_sweep_point_config(sw, p, &c, err);
             if (!rc)
                 rc = saturn_collective_bound(c, &b, err);
             saturn_config_free(c);
-            memo[nmemo].h = h;
-            memo[nmemo].lb = b;
-            memo[nmemo++].point = p;
+            tab[i] = (struct slot){h, b};
+            if (2 * ++used > cap) { /* grow */
+                struct slot *t2 = calloc(2 * cap, sizeof *t2);
+                if (!t2) {
+                    rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+                    break;
+                }
+                for (size_t k = 0; k < cap; k++)
+                    if (tab[k].h) {
+                        size_t j = tab[k].h & (2 * cap - 1);
+                        while (t2[j].h)
+                            j = (j + 1) & (2 * cap - 1);
+                        t2[j] = tab[k];
+                    }
+                free(tab);
+                tab = t2;
+                cap *= 2;
+                i = h & (cap - 1);
+                while (tab[i].h != h)
+                    i = (i + 1) & (cap - 1);
+            }
         }
-        lb[p] = memo[m].lb;
+        lb[p] = tab[i].lb;
     }
-    free(memo);
+    free(tab);
     free(v);
     return rc;
 }
@@ -307,6 +319,16 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
                               "--search finds the shortest collectives: sim.workload = collective");
     if (!rc)
         rc = fold_seeds(sw, o->seeds, &rows, row, seed, &nseed, err);
+    if (!rc) { /* check one point per set and pattern: a seed cannot make a point invalid */
+        size_t nfirst = 0;
+        for (size_t i = 0; i < np; i++)
+            if (row[i] == nfirst) /* rows are numbered in order of their first point */
+                todo[nfirst++] = i;
+        struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = nfirst, .check_only = true,
+                                  .total = nfirst};
+        if ((rc = sweep_pool_run(&pool, jobs)))
+            *err = pool.err;
+    }
     if (!rc)
         rc = bounds(sw, lb, err);
     if (!rc)
