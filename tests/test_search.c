@@ -146,7 +146,16 @@ static void assert_same_picks(const struct saturn_summary *a, const struct satur
 }
 
 /* Runs the search against the true durations; returns the points run. */
+static size_t search_raced(const struct sweep *w, enum search_goal goal, bool *kept, size_t *ncut,
+                           double race_z);
+
 static size_t search(const struct sweep *w, enum search_goal goal, bool *kept, size_t *ncut)
+{
+    return search_raced(w, goal, kept, ncut, 0);
+}
+
+static size_t search_raced(const struct sweep *w, enum search_goal goal, bool *kept, size_t *ncut,
+                           double race_z)
 {
     struct saturn_table *rows = saturn_table_new(6, cols, 1, 5);
     size_t npoints = NSET * NPAT * NSEED, *prow = malloc(npoints * sizeof *prow),
@@ -169,6 +178,8 @@ static size_t search(const struct sweep *w, enum search_goal goal, bool *kept, s
     assert_int_equal(saturn_summary_opts_set(&o, "baseline", "control.model=noth", NULL, 0, &err), 0);
     struct search *s = NULL;
     assert_int_equal(search_new(rows, prow, pseed, npoints, NSEED, &o, goal, w->lb, &s, &err), 0);
+    if (race_z > 0)
+        search_race(s, race_z, 3);
     size_t *pts = malloc(npoints * sizeof *pts), n, total = 0;
     uint64_t *cut = malloc(npoints * sizeof *cut), r = 7;
     bool *seen = calloc(npoints, sizeof *seen);
@@ -222,6 +233,23 @@ static void search_picks_what_the_whole_sweep_picks(void **state)
     assert_true(cuts > 0);
 }
 
+/* Racing (not exact): an enormous margin races nobody out (the exact
+ * search); a small one runs fewer points. */
+static void racing_runs_fewer(void **state)
+{
+    (void)state;
+    struct sweep *w = calloc(1, sizeof *w);
+    make(w, 5, 0.8);
+    bool kept[NSET * NPAT * NSEED], kept2[NSET * NPAT * NSEED];
+    size_t c1, c2;
+    size_t exact = search(w, SEARCH_BOTH, kept, &c1);
+    assert_int_equal(search_raced(w, SEARCH_BOTH, kept2, &c2, 1e9), exact);
+    assert_memory_equal(kept, kept2, sizeof kept);
+    size_t raced = search_raced(w, SEARCH_BOTH, kept2, &c2, 1.0);
+    assert_true(raced < exact * 3 / 4);
+    free(w);
+}
+
 /* The metric must be a duration, lower better. */
 static void search_refuses_other_metrics(void **state)
 {
@@ -242,6 +270,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(search_picks_what_the_whole_sweep_picks),
+        cmocka_unit_test(racing_runs_fewer),
         cmocka_unit_test(search_refuses_other_metrics),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
