@@ -118,9 +118,9 @@ static void sums_age(void **state)
         if (info == 0)
             assert_true(r.sums_age_max == 0 && r.sums_age_mean == 0);
         if (info == 1)
-            assert_int_equal(r.sums_age_max, 16);
-        if (info == 2)
-            assert_true(r.sums_age_max > 16);
+            assert_true(r.sums_age_max == 16 && r.sums_hops_free == 1);
+        if (info == 2) /* some register hops found their link busy */
+            assert_true(r.sums_age_max > 16 && r.sums_hops_free < 1 && r.sums_hops_free > 0.3);
         saturn_results_free(&r);
     }
 }

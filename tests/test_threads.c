@@ -23,7 +23,7 @@
 /* A new field in one of these structs must be compared below (then update
  * the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 688,
+_Static_assert(sizeof(struct saturn_results) == 696,
                "struct saturn_results changed: compare the new field in diff_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "compare the new field in diff_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "compare the new field in diff_results");
@@ -260,6 +260,7 @@ static void diff_results(struct diff *d, const struct saturn_results *a,
     DBL_FIELD(entropy_mean);
     DBL_FIELD(throttled_mean);
     DBL_FIELD(sums_age_mean);
+    DBL_FIELD(sums_hops_free);
     DBL_FIELD(critical_drop);
     DBL_FIELD(critical_gradient);
     INT_FIELD(sums_age_max);

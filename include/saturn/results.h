@@ -99,6 +99,8 @@ struct saturn_results {
      * routers and cycles and the largest (0 with entropy.info = ideal) */
     double sums_age_mean;
     uint64_t sums_age_max;
+    double sums_hops_free;       /* vcc: the share of register hops whose link was free (the
+                                    stolen cycles); 1 otherwise */
 
     /* deadlock recovery (routing.algorithm = disha), whole run */
     uint64_t recoveries;         /* packets sent through the recovery lane */

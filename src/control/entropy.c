@@ -235,6 +235,7 @@ static void entropy_report(const void *state, struct saturn_results *r)
     const struct gsum *g = &((const struct entropy *)state)->sums;
     r->sums_age_mean = g->age_n ? g->age_sum / (double)g->age_n : 0;
     r->sums_age_max = g->age_max;
+    r->sums_hops_free = g->hops_tried ? (double)g->hops_made / (double)g->hops_tried : 1;
 }
 
 static uint32_t entropy_throttled(const void *state)

@@ -70,10 +70,14 @@ static struct gsum_pair add(struct gsum_pair a, struct gsum_pair b)
     return (struct gsum_pair){a.nv + b.nv, a.na + b.na, a.t < b.t ? a.t : b.t};
 }
 
-/* Was the data link (router, port) free of data flits this cycle? */
-static bool link_free(const struct net *n, uint32_t router, int port)
+/* Was the data link (router, port) free of data flits this cycle? (Counts
+ * the register hops tried and those that found the link free.) */
+static bool link_free(struct gsum *g, const struct net *n, uint32_t router, int port)
 {
-    return n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+    bool free_now = n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+    g->hops_tried++;
+    g->hops_made += free_now;
+    return free_now;
 }
 
 void gsum_step(struct gsum *g, const struct net *n)
@@ -129,7 +133,7 @@ void gsum_step(struct gsum *g, const struct net *n)
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
                 continue;
-            if (g->mode == GSUM_CIRCUIT || link_free(n, r, g->up_port[i]))
+            if (g->mode == GSUM_CIRCUIT || link_free(g, n, r, g->up_port[i]))
                 g->in[2 * IDX(g, d, p) + g->slot[i]] = g->part[i];
         }
     /* Broadcast moves outwards: compute from last cycle's values first. */
@@ -141,7 +145,7 @@ void gsum_step(struct gsum *g, const struct net *n)
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
                 continue;
-            if (g->mode == GSUM_CIRCUIT || link_free(n, p, g->down_port[i]))
+            if (g->mode == GSUM_CIRCUIT || link_free(g, n, p, g->down_port[i]))
                 g->part[i] = g->bcast[IDX(g, d, p)]; /* part[] reused as next bcast */
             else
                 g->part[i] = g->bcast[i];

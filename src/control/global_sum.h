@@ -46,6 +46,7 @@ struct gsum {
     /* the age of what the routers see, over the run: sum, count, largest */
     double age_sum;
     uint64_t age_n, age_max;
+    uint64_t hops_tried, hops_made; /* vcc: register hops, and those whose link was free */
 };
 
 int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n);

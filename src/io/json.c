@@ -147,6 +147,7 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "throttled_mean", r->throttled_mean);
     cJSON_AddNumberToObject(o, "sums_age_mean", r->sums_age_mean);
     cJSON_AddNumberToObject(o, "sums_age_max", (double)r->sums_age_max);
+    cJSON_AddNumberToObject(o, "sums_hops_free", r->sums_hops_free);
     cJSON_AddItemToObject(o, "hist", hist_json(r));
 }
 
