@@ -21,6 +21,7 @@
 
 static const char help_text[] =
     "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [-q]\n"
+    "       saturn sweep SPEC.ini [key=value ...] --csv PATH --search [GOAL] [--race Z[:MIN]]\n"
     "       saturn sweep SPEC.ini [key=value ...] --dry-run\n"
     "       saturn sweep [SPEC.ini] --summarize PATH.csv [summary options]\n"
     "\n"
@@ -90,6 +91,16 @@ static const char help_text[] =
     "when a launcher's variables are set (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK\n"
     "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
+    "Search (--search [individual|average|both], collectives, metric duration): the\n"
+    "summary's bests without running every point: seeds in waves, a set leaves a\n"
+    "pattern's race (or the average's) once a lower bound on its durations cannot\n"
+    "beat a complete set, runs are cut off once they show as much. The summary of the\n"
+    "rows it keeps in PATH (every set and pattern run on all its seeds) picks the same\n"
+    "sets, means, deviations and speed-ups as the whole sweep's. PATH.partial.csv\n"
+    "(every run) and PATH.cut.csv (cut-off runs) resume it. --race Z[:MIN] (not exact)\n"
+    "also drops, from MIN seeds on (10), a set Z standard errors behind its group's\n"
+    "leader. Threads only (not under mpirun). docs/ENGINE.md says more.\n"
+    "\n"
     "Shared runs: points that differ only in entropy thresholds (entropy.rth, ron,\n"
     "roff, rn; base(R, Rn) is hyst(R, R, Rn)) are one run until the first gate\n"
     "decision on which they differ: one simulation stands for every point whose\n"
@@ -98,8 +109,8 @@ static const char help_text[] =
     "--no-share runs every point by itself (MPI ranks always do).\n"
     "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
-    "--dry-run (list and check the points, run nothing), --no-share, -q (no output\n"
-    "but errors).\n";
+    "--dry-run (list and check the points, run nothing), --no-share, --search [GOAL],\n"
+    "--race Z[:MIN], -q (no output but errors).\n";
 
 struct sweep_args {
     const char *spec, *csv, *summarize;
@@ -385,6 +396,8 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
             fputs(help_text, stdout);
         return rc;
     }
+    if (a.search && m->size > 1)
+        return bad("%s", "--search runs on one process's threads (-j): start it without mpirun");
     struct saturn_error err = {0};
     struct saturn_sweep *sw = NULL;
     struct saturn_summary_opts opts;
