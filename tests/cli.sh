@@ -197,6 +197,65 @@ check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tm
 [ -s "$tmp/err" ] && { fail=$((fail + 1)); echo "FAIL sweep-copy-1: rank 1 printed"; } || pass=$((pass + 1))
 [ -e "$tmp/z.csv" ] && { fail=$((fail + 1)); echo "FAIL: a refused sweep copy wrote a CSV"; } || pass=$((pass + 1))
 
+# Shared runs (entropy thresholds) give the rows each point gives alone; the
+# search keeps what the summary needs and its summary picks the same sets.
+cat >"$tmp/ent.ini" <<'EOF'
+[network]
+k = 8
+[router]
+vcs = 3
+buf_flits = 4
+[routing]
+dateline = cumulative
+tie = random
+[traffic]
+packet_length = 8
+[sim]
+workload = collective
+[collective]
+packets = 6
+[sweep noth]
+control.model = noth
+traffic.pattern = shfl, torn
+sim.seed = 1:4
+[sweep base]
+control.model = base
+entropy.rth = 5, 60:100:10
+entropy.rn = 0, 30, 98
+traffic.pattern = shfl, torn
+sim.seed = 1:4
+[sweep hyst]
+control.model = hyst
+entropy.ron = 60, 80, 100
+entropy.roff = 70, 90, 100
+entropy.rn = 0, 98
+traffic.pattern = shfl, torn
+sim.seed = 1:4
+[summary]
+baseline = control.model=noth
+EOF
+check sweep-shared 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ent.csv" -j 2 --summary
+contains sweep-shared "$tmp/out" "points shared another's run"
+check sweep-no-share 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ent1.csv" -j 2 --no-share -q
+diff <(nowall "$tmp/ent.csv") <(nowall "$tmp/ent1.csv") >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-no-share: shared and lone runs differ"; }
+check sweep-search 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ents.csv" -j 2 --summary --search
+contains sweep-search "$tmp/out" "search: "
+diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-search: its summary differs from the whole sweep's"; }
+[ "$(wc -l <"$tmp/ents.csv")" -lt "$(wc -l <"$tmp/ent.csv")" ] && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-search: kept every row"; }
+check sweep-search-resume 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ents.csv" -j 2 --summary --search
+contains sweep-search-resume "$tmp/out" "0 cut off"
+diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-search-resume: its summary differs"; }
+check sweep-search-individual 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/enti.csv" -j 1 --search individual -q
+check sweep-search-bad 2 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/x.csv" --search best
+contains sweep-search-bad "$tmp/err" "allowed: individual, average or both"
+check sweep-search-metric 2 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/x.csv" --search --metric accepted
+contains sweep-search-metric "$tmp/err" "metric = duration"
+
+# Every shipped example config is valid and runs (a sweep spec: every point is checked).
 # Every shipped example config is valid and runs (a sweep spec: every point is checked),
 # from the repository's root, which their graph and trace paths are relative to.
 cd "$src" || exit 1

@@ -72,7 +72,7 @@ static void test_unknown_key_suggests(void **state)
     assert_contains(err.msg, "did you mean 'network.topology'?");
 
     expect_set_error("n", "2", &err); /* a bare short name */
-    assert_contains(err.msg, "did you mean 'network.n'?");
+    assert_contains(err.msg, "did you mean 'network.n'");
 
     expect_set_error("zzzzzzzzzzzzzzzz", "1", &err); /* nothing close */
     assert_contains(err.msg, "unknown key");

@@ -82,6 +82,49 @@ static void circuit_delay_model(void **state)
     test_net_free(n, cfg);
 }
 
+/* The age of what a router sees: on the circuit, the farthest router's
+ * way up plus the way down to it, once the registers have filled; over the
+ * run, the mean and largest of that (vcc: more while links are busy). */
+static void sums_age(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=5,4", NULL}, &cfg);
+    const struct topo *t = &n->topo;
+    int up = 0;
+    for (uint32_t r = 0; r < t->routers; r++)
+        if (topo_distance(t, r, 0) > up)
+            up = topo_distance(t, r, 0);
+    struct gsum g;
+    assert_int_equal(gsum_init(&g, GSUM_CIRCUIT, n), SATURN_OK);
+    for (uint64_t c = 0; c < 30; c++) {
+        n->now = c;
+        gsum_step(&g, n);
+        for (uint32_t r = 0; c >= 10 && r < t->routers; r++)
+            assert_int_equal(c - gsum_seen(&g, r).t, (uint64_t)(up + topo_distance(t, 0, r)));
+    }
+    assert_int_equal(g.age_max, (uint64_t)(2 * up));
+    gsum_free(&g);
+    test_net_free(n, cfg);
+    /* a whole run: ideal 0; the circuit's largest on 8x8 is 4 + 4 + 4 + 4 */
+    for (int info = 0; info < 3; info++) {
+        const char *kv[] = {"network.k=8", "router.vcs=3", "routing.dateline=cumulative",
+                            "sim.workload=collective", "collective.packets=6",
+                            "traffic.pattern=shfl", "control.model=base",
+                            info == 0 ? "entropy.info=ideal" : info == 1 ? "entropy.info=circuit"
+                                                                         : "entropy.info=vcc",
+                            NULL};
+        struct saturn_results r = test_run(kv);
+        if (info == 0)
+            assert_true(r.sums_age_max == 0 && r.sums_age_mean == 0);
+        if (info == 1)
+            assert_true(r.sums_age_max == 16 && r.sums_hops_free == 1);
+        if (info == 2) /* some register hops found their link busy */
+            assert_true(r.sums_age_max > 16 && r.sums_hops_free < 1 && r.sums_hops_free > 0.3);
+        saturn_results_free(&r);
+    }
+}
+
 /* Cycle stealing: a register waits while its link carries data. */
 static void vcc_waits_for_idle_links(void **state)
 {
@@ -293,6 +336,7 @@ int main(void)
         cmocka_unit_test(decision_rules),
         cmocka_unit_test(circuit_delay_model),
         cmocka_unit_test(vcc_waits_for_idle_links),
+        cmocka_unit_test(sums_age),
         cmocka_unit_test(guard_time_fixed),
         cmocka_unit_test(guard_time_random),
         cmocka_unit_test(started_packet_never_cut),

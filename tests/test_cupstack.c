@@ -69,6 +69,33 @@ static void occupation_by_hand(void **state)
     saturn_results_free(&r);
 }
 
+/* collective.links = all: the nodes' channels count too. On the ring each
+ * node injects its 8 flits in 8 cycles and receives 8: no longer than the
+ * links, T_e stays 7. With every packet to one node, that node's ejection
+ * channel is busy from the first arrival to the last, longer than any one
+ * of the links into it. */
+static void occupation_of_node_channels(void **state)
+{
+    (void)state;
+    struct saturn_results a = run((const char *const[]){RING, "traffic.packet_length=8",
+                                                        "collective.links=all", NULL}, NULL);
+    assert_int_equal(a.thickness, 7);
+    saturn_results_free(&a);
+    uint64_t t[2];
+    for (int all = 0; all < 2; all++) {
+        struct saturn_results r = run((const char *const[]){"network.k=4", "sim.workload=collective",
+                                                            "collective.packets=2",
+                                                            "traffic.pattern=hotspot",
+                                                            "traffic.hotspot_fraction=1",
+                                                            all ? "collective.links=all" : NULL,
+                                                            NULL}, NULL);
+        t[all] = r.thickness;
+        assert_true(r.thickness < r.duration);
+        saturn_results_free(&r);
+    }
+    assert_true(t[1] > t[0]);
+}
+
 /* A schedule delays one node; an interval spaces a node's slices. */
 static void schedules_and_intervals(void **state)
 {
@@ -176,6 +203,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(slice_sizes),
         cmocka_unit_test(occupation_by_hand),
+        cmocka_unit_test(occupation_of_node_channels),
         cmocka_unit_test(schedules_and_intervals),
         cmocka_unit_test(chart_of_a_tiny_run),
     };

@@ -292,6 +292,35 @@ static void mutation_one_or_more(void **state)
     toy_free(&t);
 }
 
+/* mutation_step: a chosen member moves by 1..s either way, clipped to the
+ * range; with r_m = 1 every member moves. */
+static void mutation_steps(void **state)
+{
+    (void)state;
+    struct toy t;
+    toy_init(&t);
+    struct saturn_ga_params p = toy_params(9);
+    p.generations = 1;
+    p.mutation_rate = 1;
+    p.mutation_step = 2;
+    struct saturn_ga_result r;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_ga_run(&p, NULL, toy_eval, &t, NULL, NULL, &r, &err), 0);
+    int seen[5] = {0};
+    for (int i = 0; i < 20 * MEMBERS; i++) {
+        int64_t a = t.batch[0][i], b = t.batch[1][i], d = b - a;
+        assert_true(b >= 0 && b <= p.max_value);
+        if (a >= 2 && a <= p.max_value - 2) { /* not clipped */
+            assert_true(d != 0 && d >= -2 && d <= 2);
+            seen[d + 2]++;
+        }
+    }
+    for (int k = 0; k < 5; k++)
+        assert_true(k == 2 ? seen[k] == 0 : seen[k] > 0);
+    saturn_ga_result_free(&r);
+    toy_free(&t);
+}
+
 /* Crossover with r_c = 0: every child is a copy of the best-ranked gene
  * (the pairs actually taken are (1, b)); genes/2 children are evaluated. */
 static void crossover_children(void **state)
@@ -539,6 +568,7 @@ int main(void)
         cmocka_unit_test(deterministic),
         cmocka_unit_test(never_worse_than_initial),
         cmocka_unit_test(mutation_one_or_more),
+        cmocka_unit_test(mutation_steps),
         cmocka_unit_test(crossover_children),
         cmocka_unit_test(lifetime_redraws),
         cmocka_unit_test(watchdog_redraws),

@@ -21,7 +21,7 @@
 
 /* A new field must be written below (then update the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 672,
+_Static_assert(sizeof(struct saturn_results) == 712,
                "struct saturn_results changed: write the new field in dump_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "write the new field in dump_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "write the new field in dump_results");
@@ -100,6 +100,12 @@ static void dump_results(struct text *t, const struct saturn_results *r)
             (unsigned long long)r->links[i].last, (unsigned long long)r->links[i].busy);
     D("misrouted_global", r->misrouted_global);
     D("misrouted_local", r->misrouted_local);
+    U("cut", r->cut);
+    D("critical_drop", r->critical_drop);
+    D("critical_gradient", r->critical_gradient);
+    D("sums_age_mean", r->sums_age_mean);
+    U("sums_age_max", r->sums_age_max);
+    D("sums_hops_free", r->sums_hops_free);
     U("trace_messages", r->trace_messages);
     D("message_latency_mean", r->message_latency_mean);
     U("ngen", r->ngen);

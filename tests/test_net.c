@@ -124,6 +124,37 @@ static void collective_counts_every_packet(void **state)
     saturn_results_free(&r);
 }
 
+/* router.inject_vcs: a node's packets enter on the first VCs only (1: VC 0,
+ * paper 000's wording); more than router.vcs is refused. */
+static void injection_vcs(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=3",
+                                                   "router.inject_vcs=1", NULL}, &cfg);
+    for (uint32_t r = 0; r < n->topo.routers; r++)
+        assert_int_equal(n->ports[r * (uint32_t)n->P + (uint32_t)n->topo.radix].nvc, 1);
+    assert_int_equal(n->ports[0].nvc, 3);
+    for (int i = 0; i < 40; i++) /* every packet takes VC 0 */
+        net_packet_new(n, 0, 5, 4, true);
+    for (int c = 0; c < 200; c++) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        uint32_t gp = (uint32_t)topo_node_router(&n->topo, 0) * (uint32_t)n->P +
+                      (uint32_t)topo_node_port(&n->topo, 0);
+        assert_true((n->ports[gp].nonempty & ~1ULL) == 0);
+        assert_true(net_audit(n));
+    }
+    assert_int_equal(n->packets_delivered, 40);
+    test_net_free(n, cfg);
+    struct saturn_config *c = saturn_config_new();
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_set(c, "router.inject_vcs", "4", NULL, 0, &err), SATURN_OK);
+    struct saturn_sim *sim = NULL;
+    assert_int_equal(saturn_sim_create(c, &sim, &err), SATURN_EINPUT);
+    assert_non_null(strstr(err.msg, "router.inject_vcs"));
+    saturn_config_free(c);
+}
+
 /* The audit is not vacuous: a lost credit or a lost flit is caught. */
 static void audit_catches_corruption(void **state)
 {
@@ -193,6 +224,7 @@ int main(void)
         cmocka_unit_test(watchdog_reports_deadlock),
         cmocka_unit_test(deadlock_prone_config_refused),
         cmocka_unit_test(collective_counts_every_packet),
+        cmocka_unit_test(injection_vcs),
         cmocka_unit_test(audit_catches_corruption),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

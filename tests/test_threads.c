@@ -23,7 +23,7 @@
 /* A new field in one of these structs must be compared below (then update
  * the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 672,
+_Static_assert(sizeof(struct saturn_results) == 712,
                "struct saturn_results changed: compare the new field in diff_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "compare the new field in diff_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "compare the new field in diff_results");
@@ -193,6 +193,7 @@ static void diff_results(struct diff *d, const struct saturn_results *a,
     INT_FIELD(measured_delivered);
     INT_FIELD(drained);
     INT_FIELD(saturated);
+    INT_FIELD(cut);
     if (strncmp(a->saturated_why, b->saturated_why, sizeof a->saturated_why))
         note(d, "saturated_why: '%.160s' vs '%.160s'", a->saturated_why, b->saturated_why);
     DBL_FIELD(backlog_growth);
@@ -260,6 +261,11 @@ static void diff_results(struct diff *d, const struct saturn_results *a,
     DBL_FIELD(valid_per_router);
     DBL_FIELD(entropy_mean);
     DBL_FIELD(throttled_mean);
+    DBL_FIELD(sums_age_mean);
+    DBL_FIELD(sums_hops_free);
+    DBL_FIELD(critical_drop);
+    DBL_FIELD(critical_gradient);
+    INT_FIELD(sums_age_max);
     INT_FIELD(recoveries);
     INT_FIELD(recovery_busy);
     INT_FIELD(metapackets);
@@ -745,6 +751,7 @@ static void comparison_detects_differences(void **state)
     assert_true(a.r.hist_n > 1 && a.r.ngen > 1 && a.nrows > 1);
     CAUGHT(b.r.flit_hops++, "flit_hops");
     CAUGHT(b.r.saturated = !b.r.saturated, "saturated");
+    CAUGHT(b.r.cut = !b.r.cut, "cut");
     CAUGHT(b.r.saturated_why[0] ^= 1, "saturated_why");
     CAUGHT(b.r.workload = "other", "workload");
     CAUGHT(b.r.accepted = nextafter(b.r.accepted, 1e9), "accepted");

@@ -21,6 +21,8 @@ struct saturn_ga_params {
     uint32_t crossover_interval; /* i_c: crossover instead of mutation every i_c generations */
     double crossover_rate;       /* r_c: a member is taken from the other parent with this probability */
     double mutation_rate;        /* r_m: a member is re-drawn with this probability */
+    int64_t mutation_step;       /* 0: a mutated member is re-drawn from [0, max_value]; s > 0:
+                                    it moves by a non-zero step drawn from [-s, s], clipped */
     uint32_t lifetime;           /* lt: a gene older than this many generations is re-drawn (0: off) */
     uint32_t watchdog;           /* wd: no new best for this many generations re-draws every gene (0: off) */
     uint64_t seed;

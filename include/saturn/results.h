@@ -50,6 +50,8 @@ struct saturn_results {
     uint64_t measured_delivered;
     bool drained;               /* all measured packets delivered before the cap */
     bool saturated;
+    bool cut;                   /* collective stopped unfinished at a cut-off (saturn_run_shared):
+                                   its duration is then a lower bound */
     char saturated_why[160];
     double backlog_growth;      /* flits added to source queues + network in the window,
                                    as a fraction of flits offered in it */
@@ -58,6 +60,9 @@ struct saturn_results {
      * at which smoothed throughput first falls ramp.drop % below it; 0: never */
     double critical_load;
     double critical_nominal;     /* the nominal ramp load at that point */
+    double critical_drop;        /* each rule's critical load in the same run (0: not reached
+                                    before the run ended), whatever ramp.rule says */
+    double critical_gradient;
     uint64_t critical_cycle;
 
     /* collective */
@@ -92,6 +97,13 @@ struct saturn_results {
     double valid_per_router;     /* mean Nv / routers */
     double entropy_mean;         /* mean packet entropy E over complete windows (-1: none) */
     double throttled_mean;       /* mean fraction of nodes with their gate shut */
+    /* entropy throttling: the age of the network-wide sums the gates acted
+     * on, cycles since the oldest value in them was taken, mean over
+     * routers and cycles and the largest (0 with entropy.info = ideal) */
+    double sums_age_mean;
+    uint64_t sums_age_max;
+    double sums_hops_free;       /* vcc: the share of register hops whose link was free (the
+                                    stolen cycles); 1 otherwise */
 
     /* deadlock recovery (routing.algorithm = disha), whole run */
     uint64_t recoveries;         /* packets sent through the recovery lane */

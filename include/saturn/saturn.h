@@ -133,6 +133,38 @@ int saturn_sim_chart(const struct saturn_sim *s, struct saturn_link_trace *out);
 int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,
                struct saturn_error *err);
 
+/* Co-simulation (src/experiment/share.c): runs n valid configurations and
+ * calls fn once for each with its results, exactly those saturn_run would
+ * give, but one simulation stands for every configuration whose run is the
+ * same: configurations that differ only in the entropy thresholds
+ * (entropy.rth, ron, roff, rn; base(R, Rn) is hyst(R, R, Rn)) share a
+ * simulation until the first gate decision on which they differ.
+ * shared: r is another configuration's run (then r->wall_seconds is 0).
+ * cutoff (NULL: none): a collective whose cycle passes cutoff[i] unfinished
+ * may stop there, reported with r->cut set and r->duration the cycle it
+ * stopped at (a lower bound on its duration). fn returning non-zero stops
+ * everything and is returned. Calls come in a fixed order (deterministic). */
+typedef int (*saturn_shared_fn)(void *user, size_t i, const struct saturn_results *r,
+                                bool shared);
+struct saturn_share_stats {
+    uint64_t runs;        /* simulations */
+    uint64_t shared;      /* configurations answered by another's simulation */
+    uint64_t run_cycles;  /* cycles simulated */
+    uint64_t detached;    /* followers that left a simulation (and were run again) */
+    uint64_t left_cycles; /* sum of the cycles at which they left */
+};
+int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n,
+                      const uint64_t *cutoff, saturn_shared_fn fn, void *user,
+                      struct saturn_share_stats *st, struct saturn_error *err);
+/* A lower bound on a collective's duration (cycles), whatever its injection
+ * control and schedule: the busiest injection, ejection or (under DOR)
+ * network channel of the run's own packets, one flit a cycle. */
+int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+                            struct saturn_error *err);
+/* Equal for configurations saturn_run_shared may run together (a hash of
+ * every other value); 0 when the configuration's controller cannot. */
+uint64_t saturn_share_key(const struct saturn_config *c);
+
 /* A load sweep: steady runs at traffic.flit_rate = curve.from, +curve.step,
  * ... up to curve.to (stopping after the first saturated point when
  * curve.stop_at_saturation), then curve.refine bisection steps between

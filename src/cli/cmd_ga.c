@@ -96,7 +96,7 @@ int cmd_ga(int argc, char **argv)
                    "duration with every node starting at 0 (unison) and l_c the slice length;\n"
                    "fitness ga.fitness = height (duration) or thickness (effective thickness\n"
                    "T_e); ga.genes, ga.generations, ga.crossover_interval, ga.crossover_rate,\n"
-                   "ga.mutation_rate, ga.lifetime, ga.watchdog; seed sim.seed. The unison\n"
+                   "ga.mutation_rate, ga.mutation_step, ga.lifetime, ga.watchdog; seed sim.seed. The unison\n"
                    "schedule is in the first population, so the result is never worse.\n"
                    "Fitness evaluations run on -j N cores (default: all). Writes the best\n"
                    "schedule as node,offset lines (use it with collective.schedule).\n");
@@ -145,6 +145,7 @@ int cmd_ga(int argc, char **argv)
         .crossover_interval = (uint32_t)saturn_config_int(a.cfg, "ga.crossover_interval"),
         .crossover_rate = saturn_config_real(a.cfg, "ga.crossover_rate"),
         .mutation_rate = saturn_config_real(a.cfg, "ga.mutation_rate"),
+        .mutation_step = saturn_config_int(a.cfg, "ga.mutation_step"),
         .lifetime = (uint32_t)saturn_config_int(a.cfg, "ga.lifetime"),
         .watchdog = (uint32_t)saturn_config_int(a.cfg, "ga.watchdog"),
         .seed = (uint64_t)saturn_config_int(a.cfg, "sim.seed"),

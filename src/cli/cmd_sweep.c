@@ -11,6 +11,7 @@
 #include "cli/sweep_mpi.h"
 #include "cli/sweep_pool.h"
 #include "io/plot.h"
+#include "cli/sweep_search.h"
 #include "saturn/sweep.h"
 
 #ifdef SATURN_MPI
@@ -21,6 +22,7 @@
 
 static const char help_text[] =
     "usage: saturn sweep SPEC.ini [key=value ...] --csv PATH [-j N] [--summary] [--plot PATH] [-q]\n"
+    "       saturn sweep SPEC.ini [key=value ...] --csv PATH --search [GOAL] [--race Z[:MIN]]\n"
     "       saturn sweep SPEC.ini [key=value ...] --dry-run\n"
     "       saturn sweep [SPEC.ini] --summarize PATH.csv [summary options]\n"
     "\n"
@@ -90,12 +92,30 @@ static const char help_text[] =
     "when a launcher's variables are set (OMPI_COMM_WORLD_SIZE, PMIX_RANK, PMI_RANK\n"
     "or PMI_SIZE): a plain saturn sweep needs no mpirun. " MPI_NOTE "\n"
     "\n"
+    "Search (--search [individual|average|both], collectives, metric duration): the\n"
+    "summary's bests without running every point: seeds in waves, a set leaves a\n"
+    "pattern's race (or the average's) once a lower bound on its durations cannot\n"
+    "beat a complete set, runs are cut off once they show as much. The summary of the\n"
+    "rows it keeps in PATH (every set and pattern run on all its seeds) picks the same\n"
+    "sets, means, deviations and speed-ups as the whole sweep's. PATH.partial.csv\n"
+    "(every run) and PATH.cut.csv (cut-off runs) resume it. --race Z[:MIN] (not exact)\n"
+    "also drops, from MIN seeds on (10), a set Z standard errors behind its group's\n"
+    "leader. Threads only (not under mpirun). docs/ENGINE.md says more.\n"
+    "\n"
+    "Shared runs: points that differ only in entropy thresholds (entropy.rth, ron,\n"
+    "roff, rn; base(R, Rn) is hyst(R, R, Rn)) are one run until the first gate\n"
+    "decision on which they differ: one simulation stands for every point whose\n"
+    "run is the same (saturn_run_shared). The rows are the ones each point gives\n"
+    "alone, but wall_seconds, 0 for a point that shared another's simulation.\n"
+    "--no-share runs every point by itself (MPI ranks always do).\n"
+    "\n"
     "options: --csv PATH (required to run), -j/--jobs N, --summary, --summarize PATH,\n"
     "--plot PATH (.png, .svg or .pdf: latency against accepted load with gnuplot, a\n"
     "curve per combination of the varied keys but the load, saturated points hollow),\n"
     "--dry-run (list and check the points, run nothing), --progress[=live|plain]\n"
     "(progress on stderr: a live line on a terminal, a line every few seconds\n"
-    "otherwise, the default), -q (no output but errors).\n";
+    "otherwise, the default), --no-share, --search [GOAL], --race Z[:MIN], -q (no\n"
+    "output but errors).\n";
 
 /* What mpirun needs on this machine, said before it refuses: Open MPI will
  * not run as root without --allow-run-as-root, nor start more ranks than
@@ -120,7 +140,10 @@ static void mpi_hint(FILE *f)
 struct sweep_args {
     const char *spec, *csv, *summarize, *plot;
     int jobs, progress;
-    bool summary, quiet, help, dry_run;
+    int search; /* 0: run every point; else enum search_goal */
+    double race_z;   /* --race Z[:MIN] (0: off) */
+    int race_min;
+    bool summary, quiet, help, dry_run, no_share;
     const char *overrides[256];
     int noverrides;
     const char *opt_name[16], *opt_value[16];
@@ -160,6 +183,30 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
             continue;
         } else if (!strcmp(w, "--summary")) {
             a->summary = true;
+        } else if (!strcmp(w, "--no-share")) {
+            a->no_share = true;
+        } else if (!strcmp(w, "--race")) {
+            char *end;
+            if (!next)
+                return bad("%s needs a value", w);
+            a->race_z = strtod(argv[++i], &end);
+            a->race_min = 10;
+            if (*end == ':')
+                a->race_min = (int)strtol(end + 1, &end, 10);
+            if (*end || !(a->race_z > 0) || a->race_min < 2)
+                return bad("--race %s: allowed: Z or Z:MIN, Z > 0 standard errors, MIN >= 2 seeds",
+                           argv[i]);
+        } else if (!strcmp(w, "--search")) {
+            const char *g = next && next[0] != '-' && !strchr(next, '=') && !strstr(next, ".ini")
+                                ? next : NULL;
+            a->search = !g || !strcmp(g, "both") ? SEARCH_BOTH
+                        : !strcmp(g, "individual") ? SEARCH_INDIVIDUAL
+                        : !strcmp(g, "average")    ? SEARCH_AVERAGE
+                                                   : -1;
+            if (a->search < 0)
+                return bad("--search %s: allowed: individual, average or both (the default)", g);
+            if (g)
+                i++;
         } else if (!strcmp(w, "--dry-run") || !strcmp(w, "-n")) {
             a->dry_run = true;
         } else if (!strcmp(w, "--csv")) {
@@ -199,7 +246,11 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
         return bad("%s", "no spec: saturn sweep SPEC.ini --csv PATH");
     if (!a->summarize && !a->csv && !a->dry_run)
         return bad("%s", "--csv PATH is required (the results go there)");
-    if (a->nopts && !a->summary && !a->summarize)
+    if (a->race_z > 0 && !a->search)
+        return bad("%s", "--race is a way of searching: add --search");
+    if (a->search && (a->summarize || a->dry_run || !a->csv))
+        return bad("%s", "--search runs into --csv PATH: no --summarize or --dry-run");
+    if (a->nopts && !a->summary && !a->summarize && !a->search)
         return bad("%s: a summary option needs --summary or --summarize", a->opt_name[0]);
     if (a->plot && a->dry_run)
         return bad("%s", "--plot draws the results: not with --dry-run");
@@ -331,7 +382,7 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
     struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = ntodo, .check_only = true,
                               .mem_copies = copies,
                               .csv_path = a->csv, .total = sw->npoints,
-                              .skipped = sw->npoints - ntodo};
+                              .skipped = sw->npoints - ntodo, .share = !a->no_share};
     struct cli_progress prog;
     cli_progress_start(&prog, cli_progress_style(a->progress, a->quiet), a->progress >= 0);
     prog.name = "sweep";
@@ -371,14 +422,45 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
         cli_progress_clear();
         if (!rc)
             rc = saturn_sweep_csv_sort(a->csv, &err); /* deterministic final file */
-        if (!rc && !a->quiet)
+        if (!rc && !a->quiet) {
             printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
                    sw->npoints - ntodo, now() - t0);
+            if (pool.stats.shared) {
+                const struct saturn_share_stats *st = &pool.stats;
+                printf("sweep: %llu simulations (%.0f cycles each); %llu points shared another's "
+                       "run", (unsigned long long)st->runs,
+                       (double)st->run_cycles / (double)st->runs, (unsigned long long)st->shared);
+                if (st->detached)
+                    printf("; followers left at cycle %.0f on average",
+                           (double)st->left_cycles / (double)st->detached);
+                printf("\n");
+            }
+        }
     }
     cli_progress_end(&prog, rc == 0);
     free(done);
     free(todo);
     free(header);
+    return rc ? cli_fail(&err) : 0;
+}
+
+/* The search (sweep_search.c checks the points). */
+static int search_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
+                        const struct saturn_summary_opts *o)
+{
+    struct saturn_error err = {0};
+    if (!a->quiet)
+        printf("saturn %s sweep %s: %zu points, searching for the %s best\n", saturn_version(),
+               sw->path, sw->npoints,
+               a->search == SEARCH_BOTH ? "individual and average"
+               : a->search == SEARCH_INDIVIDUAL ? "individual" : "average");
+    fflush(stdout);
+    double t0 = now();
+    int rc = sweep_search(sw, o, (enum search_goal)a->search, a->race_z, (size_t)a->race_min,
+                          a->csv, a->jobs, !a->no_share, a->quiet, &err);
+    cli_progress_clear();
+    if (!rc && !a->quiet)
+        printf("search: %.1f s\n", now() - t0);
     return rc ? cli_fail(&err) : 0;
 }
 
@@ -393,6 +475,8 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         }
         return rc;
     }
+    if (a.search && m->size > 1)
+        return bad("%s", "--search runs on one process's threads (-j): start it without mpirun");
     struct saturn_error err = {0};
     struct saturn_sweep *sw = NULL;
     struct saturn_summary_opts opts;
@@ -415,6 +499,14 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         saturn_sweep_free(sw);
         return cli_fail(&err);
     }
+    if (!rc && a.search && !opts.baseline[0])
+        rc = saturn_error_set(&err, SATURN_EINPUT,
+                              "--search needs the summary's baseline: baseline = key=value in "
+                              "the spec's [summary] section, or --baseline key=value");
+    if (rc) {
+        saturn_sweep_free(sw);
+        return cli_fail(&err);
+    }
     char *sum_path = a.summary || a.summarize ? summary_path(a.summarize ? a.summarize : a.csv)
                                               : NULL;
     if ((rc = check_outputs(&a, sum_path))) {
@@ -423,10 +515,14 @@ static int sweep_main(int argc, char **argv, struct sweep_mpi *m)
         return rc;
     }
     free(sum_path);
-    if (a.summarize)
+    if (a.summarize) {
         rc = summarize(a.summarize, &opts, a.quiet);
-    else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary)
+    } else if (a.search) {
+        if ((rc = search_sweep(sw, &a, &opts)) == 0 && a.summary)
+            rc = summarize(a.csv, &opts, a.quiet);
+    } else if ((rc = run_sweep(sw, &a, m)) == 0 && a.summary) {
         rc = summarize(a.csv, &opts, a.quiet);
+    }
     if (rc == 0 && a.plot)
         rc = plot_sweep(a.summarize ? a.summarize : a.csv, a.plot, a.spec ? a.spec : "");
     saturn_sweep_free(sw);

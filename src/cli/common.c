@@ -580,6 +580,10 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
         snprintf(e, sizeof e, "%.3f bits", r->entropy_mean);
     fprintf(f, "  %-16s Ra %.3f, Nv/routers %.2f, packet entropy E %s, throttled %.1f %%\n",
             "mobility", r->mobility_mean, r->valid_per_router, e, 100.0 * r->throttled_mean);
+    if (r->sums_age_max)
+        fprintf(f, "  %-16s mean %.1f cycles, largest %llu; %.1f %% of register hops found their link "
+                "free\n", "age of sums", r->sums_age_mean, (unsigned long long)r->sums_age_max,
+                100 * r->sums_hops_free);
     if (r->misrouted_global > 0 || r->misrouted_local > 0)
         fprintf(f, "  %-16s %.1f %% of the packets globally (intermediate group), %.1f %% "
                 "locally (extra local hop)\n", "misrouted", 100.0 * r->misrouted_global,

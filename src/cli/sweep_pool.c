@@ -4,6 +4,7 @@
  * fwrite + fflush per row, so that a killed sweep leaves whole rows (but
  * perhaps a last partial one, which the resume scan drops). */
 #include <errno.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,7 +17,157 @@ struct shared {
     struct sweep_pool *p;
     pthread_mutex_t lock;
     size_t next;
+    size_t *order, *unit, nunits; /* the todo points in units (run only) */
 };
+
+/* ---- units: points that may share simulations ---- */
+
+static const char *const threshold_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff",
+                                             "entropy.rn"};
+
+static bool can_follow(const char *model)
+{
+    return !strcmp(model, "base") || !strcmp(model, "hyst") || !strcmp(model, "gt.x") ||
+           !strcmp(model, "gt.a");
+}
+
+struct keyed {
+    uint64_t key;
+    size_t point;
+};
+
+static int keyed_cmp(const void *a, const void *b)
+{
+    const struct keyed *x = a, *y = b;
+    if (x->key != y->key)
+        return x->key < y->key ? -1 : 1;
+    return (x->point > y->point) - (x->point < y->point);
+}
+
+static uint64_t fnv(uint64_t h, const char *s)
+{
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    return (h ^ 0x1f) * 1099511628211ull;
+}
+
+/* A candidate grouping by the point's values but the thresholds (base read
+ * as hyst): saturn_run_shared checks the whole configurations and splits
+ * a unit whose points cannot all share, so a hash collision costs only
+ * time. */
+int sweep_units(const struct saturn_sweep *sw, const size_t *todo, size_t ntodo, bool share,
+                size_t *order, size_t **unit, size_t *nunits)
+{
+    struct keyed *k = malloc((ntodo ? ntodo : 1) * sizeof *k);
+    const char **v = malloc((sw->nkeys ? sw->nkeys : 1) * sizeof *v);
+    bool *skip = calloc(sw->nkeys ? sw->nkeys : 1, sizeof *skip);
+    *unit = malloc((ntodo + 1) * sizeof **unit);
+    if (!k || !v || !skip || !*unit) {
+        free(k), free(v), free(skip), free(*unit);
+        *unit = NULL;
+        return SATURN_ENOMEM;
+    }
+    long model = -1;
+    for (size_t c = 0; c < sw->nkeys; c++) {
+        for (size_t t = 0; t < sizeof threshold_keys / sizeof *threshold_keys; t++)
+            skip[c] |= !strcmp(sw->keys[c], threshold_keys[t]);
+        if (!strcmp(sw->keys[c], "control.model"))
+            model = (long)c;
+    }
+    const char *base_model = saturn_config_str(sw->base, "control.model");
+    for (size_t i = 0; i < ntodo; i++) {
+        k[i].point = todo[i];
+        saturn_sweep_point_values(sw, todo[i], v);
+        const char *m = model >= 0 && v[model] ? v[model] : base_model;
+        if (!share || !can_follow(m)) {
+            k[i].key = 0; /* alone: made unique below */
+            continue;
+        }
+        uint64_t h = fnv(1469598103934665603ull, !strcmp(m, "base") ? "hyst" : m);
+        for (size_t c = 0; c < sw->nkeys; c++)
+            if (!skip[c] && (long)c != model)
+                h = fnv(h, v[c] ? v[c] : "");
+        k[i].key = h ? h : 1;
+    }
+    qsort(k, ntodo, sizeof *k, keyed_cmp);
+    size_t n = 0;
+    for (size_t i = 0; i < ntodo; i++) {
+        if (i == 0 || k[i].key == 0 || k[i].key != k[i - 1].key)
+            (*unit)[n++] = i;
+        order[i] = k[i].point;
+    }
+    (*unit)[n] = ntodo;
+    *nunits = n;
+    free(k);
+    free(v);
+    free(skip);
+    return SATURN_OK;
+}
+
+/* ---- running a unit ---- */
+
+struct unit_run {
+    struct shared *sh;
+    const size_t *ids;
+};
+
+static int on_shared(void *user, size_t i, const struct saturn_results *r, bool shared)
+{
+    (void)shared;
+    struct unit_run *u = user;
+    struct sweep_pool *p = u->sh->p;
+    char *row = saturn_sweep_csv_row(p->sw, u->ids[i], r);
+    if (!row)
+        return SATURN_ENOMEM;
+    pthread_mutex_lock(&u->sh->lock);
+    if (p->result) {
+        p->result(p, u->ids[i], row, r);
+        sweep_pool_record(p, u->ids[i], NULL);
+    } else {
+        sweep_pool_record(p, u->ids[i], row);
+    }
+    int rc = p->err.code;
+    pthread_mutex_unlock(&u->sh->lock);
+    free(row);
+    return rc;
+}
+
+static void run_unit(struct shared *sh, const size_t *ids, size_t n)
+{
+    struct sweep_pool *p = sh->p;
+    struct saturn_config **cfgs = calloc(n, sizeof *cfgs);
+    uint64_t *cut = p->cutoff ? malloc(n * sizeof *cut) : NULL;
+    struct saturn_error err = {0};
+    struct saturn_share_stats st = {0};
+    size_t bad = ids[0];
+    int rc = cfgs && (cut || !p->cutoff) ? SATURN_OK
+                                         : saturn_error_set(&err, SATURN_ENOMEM, "out of memory");
+    for (size_t i = 0; !rc && i < n; i++) {
+        if ((rc = saturn_sweep_point_config(p->sw, ids[i], &cfgs[i], &err)))
+            bad = ids[i];
+        if (cut)
+            cut[i] = p->cutoff[ids[i]];
+    }
+    struct unit_run u = {sh, ids};
+    if (!rc)
+        rc = saturn_run_shared((const struct saturn_config *const *)cfgs, n, cut, on_shared, &u,
+                               &st, &err);
+    pthread_mutex_lock(&sh->lock);
+    if (rc && !p->err.code)
+        sweep_pool_fail(p, bad, rc == SATURN_ENOMEM && !err.code
+                                    ? &(struct saturn_error){SATURN_ENOMEM, "out of memory"}
+                                    : &err);
+    p->stats.runs += st.runs;
+    p->stats.shared += st.shared;
+    p->stats.run_cycles += st.run_cycles;
+    p->stats.detached += st.detached;
+    p->stats.left_cycles += st.left_cycles;
+    pthread_mutex_unlock(&sh->lock);
+    for (size_t i = 0; cfgs && i < n; i++)
+        saturn_config_free(cfgs[i]);
+    free(cfgs);
+    free(cut);
+}
 
 /* Records the first failure (later ones are usually its echoes). */
 void sweep_pool_fail(struct sweep_pool *p, size_t id, const struct saturn_error *err)
@@ -81,6 +232,15 @@ static void *worker(void *arg)
 {
     struct shared *sh = arg;
     struct sweep_pool *p = sh->p;
+    while (sh->order) { /* units */
+        pthread_mutex_lock(&sh->lock);
+        bool stop = p->err.code || sh->next == sh->nunits;
+        size_t u = stop ? 0 : sh->next++;
+        pthread_mutex_unlock(&sh->lock);
+        if (stop)
+            return NULL;
+        run_unit(sh, sh->order + sh->unit[u], sh->unit[u + 1] - sh->unit[u]);
+    }
     for (;;) {
         pthread_mutex_lock(&sh->lock);
         bool stop = p->err.code || sh->next == p->ntodo;
@@ -107,13 +267,25 @@ int sweep_pool_run(struct sweep_pool *p, int jobs)
     struct shared sh = {.p = p};
     p->finished = 0;
     memset(&p->err, 0, sizeof p->err);
+    memset(&p->stats, 0, sizeof p->stats);
+    if (!p->check_only && (p->share || p->cutoff || p->result)) {
+        sh.order = malloc((p->ntodo ? p->ntodo : 1) * sizeof *sh.order);
+        if (!sh.order || sweep_units(p->sw, p->todo, p->ntodo, p->share, sh.order, &sh.unit,
+                                     &sh.nunits)) {
+            free(sh.order);
+            return saturn_error_set(&p->err, SATURN_ENOMEM, "out of memory");
+        }
+    }
+    size_t work = sh.order ? sh.nunits : p->ntodo;
     if (jobs < 1)
         jobs = 1;
-    if ((size_t)jobs > p->ntodo)
-        jobs = p->ntodo ? (int)p->ntodo : 1;
+    if ((size_t)jobs > work)
+        jobs = work ? (int)work : 1;
     pthread_t *th = calloc((size_t)jobs, sizeof *th);
     if (!th || pthread_mutex_init(&sh.lock, NULL)) {
         free(th);
+        free(sh.order);
+        free(sh.unit);
         return saturn_error_set(&p->err, SATURN_ENOMEM, "cannot start the workers");
     }
     /* The count is fixed before any thread starts: they all print it. */
@@ -130,5 +302,7 @@ int sweep_pool_run(struct sweep_pool *p, int jobs)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&sh.lock);
     free(th);
+    free(sh.order);
+    free(sh.unit);
     return p->err.code;
 }

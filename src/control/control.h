@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "saturn/config.h"
+#include "saturn/results.h"
 
 struct net;
 
@@ -34,6 +35,18 @@ struct ctl_ops {
      * and congestion estimate (both in its own unit, e.g. full buffers);
      * leave a value negative when the policy has none. */
     void (*probe)(const void *state, double *threshold, double *estimate);
+    /* Optional: adds what the policy measured to the run's results. */
+    void (*report)(const void *state, struct saturn_results *r);
+    /* Optional, co-simulation (src/experiment/share.c): before the first
+     * cycle, follow the n other configurations cfgs (the same run but for
+     * this policy's thresholds) along this run. A follower stays attached
+     * while every gate decision it would have made equals the one this run
+     * made, so that an attached follower's run is this run, bit for bit;
+     * it detaches at its first differing decision. */
+    int (*follow)(void *state, const struct saturn_config *const *cfgs, size_t n,
+                  const struct net *net, struct saturn_error *err);
+    /* After the run: follower i still attached (true), or the cycle it left. */
+    bool (*attached)(const void *state, size_t i, uint64_t *left);
     void (*free)(void *state);
 };
 

@@ -31,6 +31,26 @@
 
 enum model { M_BASE, M_HYST, M_GTX, M_GTA };
 
+/* Followers (ctl_ops.follow): other threshold sets run alongside, one bit
+ * each. The rule is monotone in every threshold, so per node and cycle
+ * three binary searches over the sets' sorted distinct thresholds give the
+ * masks of the sets for which Ra < Ron, Ra < Roff and Nv < Rn x routers;
+ * the comparisons are the very ones entropy_next_state makes, so a
+ * follower's bit is the throttle it would have. */
+struct thresholds {
+    size_t n;          /* distinct values, ascending */
+    double *v;         /* compared as they are: Ra < v (ron, roff), Nv < v (rn x routers) */
+    uint64_t *ge;      /* (n + 1) x words: followers whose value has rank >= k */
+};
+
+struct followers {
+    size_t n, words;
+    struct thresholds on, off, rn;
+    uint64_t *state;    /* nodes x words: throttle on */
+    uint64_t *attached; /* words */
+    uint64_t *left;     /* per follower: the cycle it detached */
+};
+
 struct entropy {
     enum model model;
     double ron, roff, rn; /* fractions; base: ron = roff = Rth */
@@ -40,6 +60,7 @@ struct entropy {
     uint64_t *guard_until; /* per node: first cycle a new packet may start */
     struct rng *rng;       /* gt.a: per node */
     uint32_t nthrottled;
+    struct followers *fl;  /* NULL: none */
 };
 
 static const char *const info_names[] = {"ideal", "circuit", "vcc", NULL};
@@ -132,6 +153,34 @@ bool entropy_next_state(bool on, double nv, double na, double routers, double ro
     return on ? ra < roff : ra < ron;
 }
 
+/* The number of values of t that x is not below: x < t->v[k] holds exactly
+ * for k >= the result (t->v ascending, the comparison monotone). */
+static size_t rank_below(const struct thresholds *t, double x)
+{
+    size_t lo = 0, hi = t->n;
+    while (lo < hi) {
+        size_t mid = (lo + hi) / 2;
+        if (x < t->v[mid])
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
+/* Every attached follower's throttle at one node, as entropy_next_state. */
+static void follow_node(struct followers *f, uint64_t *st, double nv, double na)
+{
+    double ra = nv > 0 ? na / nv : 1.0;
+    const uint64_t *on = f->on.ge + rank_below(&f->on, ra) * f->words;
+    const uint64_t *off = f->off.ge + rank_below(&f->off, ra) * f->words;
+    /* Nv < Rn x routers (released) for the sets of rank >= k */
+    const uint64_t *rel = f->rn.ge + rank_below(&f->rn, nv) * f->words;
+    for (size_t w = 0; w < f->words; w++)
+        if (f->attached[w])
+            st[w] = ~rel[w] & ((st[w] & off[w]) | (~st[w] & on[w]));
+}
+
 static void entropy_observe(void *state, struct net *n)
 {
     struct entropy *e = state;
@@ -144,14 +193,33 @@ static void entropy_observe(void *state, struct net *n)
                                      e->ron, e->roff, e->rn);
         e->on[i] = on;
         count += on;
+        if (e->fl)
+            follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, (double)s.nv,
+                        (double)s.na);
     }
     e->nthrottled = count;
 }
 
 static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
 {
-    const struct entropy *e = state;
-    return !e->on[node] && n->now >= e->guard_until[node];
+    struct entropy *e = state;
+    if (n->now < e->guard_until[node])
+        return false; /* the guard is every follower's too */
+    /* A follower deciding otherwise leaves the run here, unless the node
+     * could not start a packet anyway (no injection VC can take it). */
+    if (e->fl && net_can_start(n, node)) {
+        struct followers *f = e->fl;
+        const uint64_t *st = f->state + (size_t)node * f->words;
+        for (size_t w = 0; w < f->words; w++) {
+            uint64_t differ = f->attached[w] & (e->on[node] ? ~st[w] : st[w]);
+            if (!differ)
+                continue;
+            f->attached[w] &= ~differ;
+            for (; differ; differ &= differ - 1)
+                f->left[w * 64 + (size_t)__builtin_ctzll(differ)] = n->now;
+        }
+    }
+    return !e->on[node];
 }
 
 static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
@@ -163,9 +231,130 @@ static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
         e->guard_until[node] = n->now + 1 + rng_below(&e->rng[node], 2 * (uint64_t)e->tg + 1);
 }
 
+static void entropy_report(const void *state, struct saturn_results *r)
+{
+    const struct gsum *g = &((const struct entropy *)state)->sums;
+    r->sums_age_mean = g->age_n ? g->age_sum / (double)g->age_n : 0;
+    r->sums_age_max = g->age_max;
+    r->sums_hops_free = g->hops_tried ? (double)g->hops_made / (double)g->hops_tried : 1;
+}
+
 static uint32_t entropy_throttled(const void *state)
 {
     return ((const struct entropy *)state)->nthrottled;
+}
+
+static void thresholds_free(struct thresholds *t)
+{
+    free(t->v);
+    free(t->ge);
+}
+
+static void followers_free(struct followers *f)
+{
+    if (!f)
+        return;
+    thresholds_free(&f->on);
+    thresholds_free(&f->off);
+    thresholds_free(&f->rn);
+    free(f->state);
+    free(f->attached);
+    free(f->left);
+    free(f);
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Distinct values of x (n of them) and the rank masks. */
+static int thresholds_build(struct thresholds *t, const double *x, size_t n, size_t words)
+{
+    t->v = malloc(n * sizeof *t->v);
+    if (!t->v)
+        return SATURN_ENOMEM;
+    memcpy(t->v, x, n * sizeof *x);
+    qsort(t->v, n, sizeof *t->v, cmp_double);
+    t->n = 0;
+    for (size_t i = 0; i < n; i++)
+        if (t->n == 0 || t->v[t->n - 1] != t->v[i])
+            t->v[t->n++] = t->v[i];
+    t->ge = calloc((t->n + 1) * words, sizeof *t->ge);
+    if (!t->ge)
+        return SATURN_ENOMEM;
+    for (size_t i = 0; i < n; i++) {
+        size_t r = 0;
+        while (t->v[r] != x[i])
+            r++;
+        for (size_t k = 0; k <= r; k++)
+            t->ge[k * words + i / 64] |= 1ULL << (i % 64);
+    }
+    return SATURN_OK;
+}
+
+/* The thresholds of a configuration as this controller holds them. */
+static void model_thresholds(const struct saturn_config *c, double *ron, double *roff,
+                             double *rn)
+{
+    if (!strcmp(saturn_config_str(c, "control.model"), "base")) {
+        *ron = *roff = saturn_config_real(c, "entropy.rth") / 100.0;
+    } else {
+        *ron = saturn_config_real(c, "entropy.ron") / 100.0;
+        *roff = saturn_config_real(c, "entropy.roff") / 100.0;
+    }
+    *rn = saturn_config_real(c, "entropy.rn") / 100.0;
+}
+
+static int entropy_follow(void *state, const struct saturn_config *const *cfgs, size_t n,
+                          const struct net *net, struct saturn_error *err)
+{
+    struct entropy *e = state;
+    followers_free(e->fl);
+    e->fl = NULL;
+    if (n == 0)
+        return SATURN_OK;
+    struct followers *f = calloc(1, sizeof *f);
+    double *x = malloc(3 * n * sizeof *x);
+    int rc = f && x ? SATURN_OK : SATURN_ENOMEM;
+    if (!rc) {
+        f->n = n;
+        f->words = (n + 63) / 64;
+        for (size_t i = 0; i < n; i++) {
+            model_thresholds(cfgs[i], &x[i], &x[n + i], &x[2 * n + i]);
+            x[2 * n + i] *= (double)net->topo.routers; /* as entropy_next_state's rn * routers */
+        }
+        f->state = calloc((size_t)net->nnodes * f->words, sizeof *f->state);
+        f->attached = calloc(f->words, sizeof *f->attached);
+        f->left = calloc(n, sizeof *f->left);
+        if (!f->state || !f->attached || !f->left ||
+            thresholds_build(&f->on, x, n, f->words) ||
+            thresholds_build(&f->off, x + n, n, f->words) ||
+            thresholds_build(&f->rn, x + 2 * n, n, f->words))
+            rc = SATURN_ENOMEM;
+    }
+    free(x);
+    if (rc) {
+        followers_free(f);
+        return saturn_error_set(err, rc, "out of memory");
+    }
+    for (size_t i = 0; i < n; i++)
+        f->attached[i / 64] |= 1ULL << (i % 64);
+    /* every node starts unthrottled, as e->on */
+    e->fl = f;
+    return SATURN_OK;
+}
+
+static bool entropy_attached(const void *state, size_t i, uint64_t *left)
+{
+    const struct followers *f = ((const struct entropy *)state)->fl;
+    if (!f || i >= f->n)
+        return false;
+    bool on = f->attached[i / 64] >> (i % 64) & 1;
+    if (left)
+        *left = on ? 0 : f->left[i];
+    return on;
 }
 
 static void entropy_free(void *state)
@@ -173,6 +362,7 @@ static void entropy_free(void *state)
     struct entropy *e = state;
     if (!e)
         return;
+    followers_free(e->fl);
     gsum_free(&e->sums);
     free(e->on);
     free(e->guard_until);
@@ -187,6 +377,9 @@ static void entropy_free(void *state)
                                 .may_start = entropy_may_start,                                \
                                 .packet_sent = entropy_packet_sent,                            \
                                 .throttled = entropy_throttled,                                \
+                                .report = entropy_report,                                      \
+                                .follow = entropy_follow,                                      \
+                                .attached = entropy_attached,                                  \
                                 .free = entropy_free}
 
 ENTROPY_OPS(ctl_base, "base", init_base);

@@ -38,6 +38,9 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
     if (!g->member || !g->nmember || !g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
         !g->bcast || !g->seen)
         return SATURN_ENOMEM;
+    /* an input no child ever fills adds nothing, of no age */
+    for (size_t i = 0; i < cells * 2; i++)
+        g->in[i].t = UINT64_MAX;
     for (int d = 0; d < g->stages; d++)
         for (uint32_t r = 0; r < g->routers; r++) {
             size_t i = IDX(g, d, r);
@@ -64,19 +67,24 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
 
 static struct gsum_pair add(struct gsum_pair a, struct gsum_pair b)
 {
-    return (struct gsum_pair){a.nv + b.nv, a.na + b.na};
+    return (struct gsum_pair){a.nv + b.nv, a.na + b.na, a.t < b.t ? a.t : b.t};
 }
 
-/* Was the data link (router, port) free of data flits this cycle? */
-static bool link_free(const struct net *n, uint32_t router, int port)
+/* Was the data link (router, port) free of data flits this cycle? (Counts
+ * the register hops tried and those that found the link free.) */
+static bool link_free(struct gsum *g, const struct net *n, uint32_t router, int port)
 {
-    return n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+    bool free_now = n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+    g->hops_tried++;
+    g->hops_made += free_now;
+    return free_now;
 }
 
 void gsum_step(struct gsum *g, const struct net *n)
 {
     if (g->mode == GSUM_IDEAL) {
-        g->global = (struct gsum_pair){(int64_t)n->cyc_nv, (int64_t)n->cyc_na};
+        g->global = (struct gsum_pair){(int64_t)n->cyc_nv, (int64_t)n->cyc_na, n->now};
+        g->age_n += g->routers;
         return;
     }
     const struct topo *t = &n->topo;
@@ -88,8 +96,8 @@ void gsum_step(struct gsum *g, const struct net *n)
             struct gsum_pair input;
             if (d == 0)
                 input = n->rstamp[r] == stamp
-                            ? (struct gsum_pair){n->rnv[r], n->rna[r]}
-                            : (struct gsum_pair){0, 0};
+                            ? (struct gsum_pair){n->rnv[r], n->rna[r], n->now}
+                            : (struct gsum_pair){0, 0, n->now};
             else
                 input = g->part[IDX(g, d - 1, r)]; /* r is its line's root */
             size_t i = IDX(g, d, r);
@@ -105,8 +113,14 @@ void gsum_step(struct gsum *g, const struct net *n)
             g->bcast[IDX(g, d, r)] = d == g->stages - 1 ? g->part[IDX(g, d, r)]
                                                         : g->bcast[IDX(g, d + 1, r)];
         }
-    for (uint32_t r = 0; r < g->routers; r++)
+    for (uint32_t r = 0; r < g->routers; r++) {
         g->seen[r] = g->bcast[IDX(g, 0, r)];
+        uint64_t age = n->now - g->seen[r].t;
+        g->age_sum += (double)age;
+        if (age > g->age_max)
+            g->age_max = age;
+    }
+    g->age_n += g->routers;
     /* Registers move one hop for the next cycle (vcc: on free links only).
      * New values are read from part/bcast of this cycle, written to in[]
      * and bcast[] of the receivers; a receiver's own bcast for this cycle
@@ -119,7 +133,7 @@ void gsum_step(struct gsum *g, const struct net *n)
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
                 continue;
-            if (g->mode == GSUM_CIRCUIT || link_free(n, r, g->up_port[i]))
+            if (g->mode == GSUM_CIRCUIT || link_free(g, n, r, g->up_port[i]))
                 g->in[2 * IDX(g, d, p) + g->slot[i]] = g->part[i];
         }
     /* Broadcast moves outwards: compute from last cycle's values first. */
@@ -131,7 +145,7 @@ void gsum_step(struct gsum *g, const struct net *n)
             uint32_t p = g->parent[i];
             if (p == NET_NONE)
                 continue;
-            if (g->mode == GSUM_CIRCUIT || link_free(n, p, g->down_port[i]))
+            if (g->mode == GSUM_CIRCUIT || link_free(g, n, p, g->down_port[i]))
                 g->part[i] = g->bcast[IDX(g, d, p)]; /* part[] reused as next bcast */
             else
                 g->part[i] = g->bcast[i];

@@ -25,6 +25,7 @@ enum gsum_mode { GSUM_IDEAL, GSUM_CIRCUIT, GSUM_VCC };
 
 struct gsum_pair {
     int64_t nv, na;
+    uint64_t t; /* the cycle its oldest contribution was taken (its age is now - t) */
 };
 
 struct gsum {
@@ -42,6 +43,10 @@ struct gsum {
     struct gsum_pair *bcast;  /* [stage][router]: last received broadcast */
     struct gsum_pair *seen;   /* [router]: what the router knows */
     struct gsum_pair global;  /* ideal */
+    /* the age of what the routers see, over the run: sum, count, largest */
+    double age_sum;
+    uint64_t age_n, age_max;
+    uint64_t hops_tried, hops_made; /* vcc: register hops, and those whose link was free */
 };
 
 int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n);

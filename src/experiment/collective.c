@@ -15,8 +15,9 @@
 #include "traffic/process.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
- * time between the first and the last flit (paper 003, section 4.3). */
-static int collect_links(const struct net *n, struct saturn_results *r)
+ * time between the first and the last flit (paper 003, section 4.3); with
+ * all, the nodes' injection and ejection channels count as links too. */
+static int collect_links(const struct net *n, struct saturn_results *r, bool all)
 {
     size_t nports = (size_t)n->topo.routers * n->P, used = 0;
     for (size_t i = 0; i < nports; i++)
@@ -36,8 +37,16 @@ static int collect_links(const struct net *n, struct saturn_results *r)
         if (l->last - l->first > r->thickness)
             r->thickness = l->last - l->first;
     }
+    for (uint32_t i = 0; all && i < n->nnodes; i++)
+        for (int k = 0; k < 4; k += 2) {
+            const uint64_t *sp = &n->node_span[4 * (size_t)i + (size_t)k];
+            if (sp[0] && sp[1] - sp[0] > r->thickness)
+                r->thickness = sp[1] - sp[0];
+        }
     return SATURN_OK;
 }
+
+static const char *const link_sets[] = {"network", "all", NULL};
 
 const struct saturn_param collective_params[] = {
     {"collective.packets", SATURN_PARAM_INT, "10", 1, 1e6, NULL,
@@ -52,6 +61,9 @@ const struct saturn_param collective_params[] = {
      "CSV file of per-node start offsets I_i (lines: node,offset); empty = every node starts at 0"},
     {"collective.max_cycles", SATURN_PARAM_INT, "10000000", 1, 1e12, NULL,
      "give up (error) if the collective has not finished by then"},
+    {"collective.links", SATURN_PARAM_ENUM, "network", 0, 0, link_sets,
+     "links of the effective thickness T_e: network (router-to-router links) or all (also "
+     "each node's injection and ejection channel)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct release {
@@ -118,30 +130,110 @@ static int read_schedule(struct saturn_sim *s, const char *path, int64_t *off,
     return rc;
 }
 
-int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
+/* Packets per node, slices per packet and flits per slice, checked. */
+static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t *slices,
+                            uint32_t *len, struct saturn_error *err)
 {
-    double t0 = sim_clock();
-    struct net *n = &s->net;
-    uint64_t per = (uint64_t)saturn_config_int(s->cfg, "collective.packets");
-    uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
-    uint32_t slices = (uint32_t)saturn_config_int(s->cfg, "collective.slices");
-    uint64_t interval = (uint64_t)saturn_config_int(s->cfg, "collective.interval");
-    uint32_t len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
+    *per = (uint64_t)saturn_config_int(s->cfg, "collective.packets");
+    *slices = (uint32_t)saturn_config_int(s->cfg, "collective.slices");
+    *len = (uint32_t)saturn_config_int(s->cfg, "traffic.packet_length");
     int64_t payload = saturn_config_int(s->cfg, "collective.payload");
-    if (payload > 0 || slices > 1) {
+    if (payload > 0 || *slices > 1) {
         if (payload == 0)
-            payload = (int64_t)len - 1;
+            payload = (int64_t)*len - 1;
         else if (saturn_config_is_set(s->cfg, "traffic.packet_length"))
             return saturn_config_fail(s->cfg, "traffic.packet_length", err,
                                       "is set by collective.payload and collective.slices "
                                       "(floor(p/s) + 1 flits); give one or the other");
-        if (payload < slices)
+        if (payload < *slices)
             return saturn_config_fail(s->cfg, "collective.slices", err,
                                       "%u slices of a %lld-flit payload would leave slices "
                                       "without payload; at most collective.payload slices",
-                                      slices, (long long)payload);
-        len = traffic_packet_flits(s->cfg, NULL);
+                                      *slices, (long long)payload);
+        *len = traffic_packet_flits(s->cfg, NULL);
     }
+    return SATURN_OK;
+}
+
+/* A lower bound on the duration that holds for any injection control and
+ * schedule: the run's own packets (the destinations and routing draws are
+ * made per node in slice order, so they do not depend on timing) and the
+ * fact that an injection channel, an ejection channel and (single-path,
+ * state-independent routing: DOR) a network link each move at most one
+ * flit a cycle. The busiest of them carries M flits, the last of which
+ * crosses it at cycle M - 1 or later and is delivered after that. */
+int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+                            struct saturn_error *err)
+{
+    *lb = 0;
+    struct saturn_sim *s = NULL;
+    int rc = saturn_sim_create(cfg, &s, err);
+    if (rc)
+        return rc;
+    struct net *n = &s->net;
+    uint64_t per;
+    uint32_t slices, len;
+    size_t nports = (size_t)n->topo.routers * n->P;
+    uint64_t *load = calloc(nports, sizeof *load), *in = calloc(n->nnodes, sizeof *in);
+    bool walk = !strcmp(n->rops->name, "dor");
+    if (saturn_config_enum(s->cfg, "sim.workload") != 1)
+        rc = saturn_config_fail(s->cfg, "sim.workload", err, "the bound is a collective's");
+    else if ((rc = collective_shape(s, &per, &slices, &len, err)))
+        ;
+    else if (!load || !in)
+        rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    uint64_t most = 0;
+    for (uint32_t i = 0; !rc && i < n->nnodes; i++) {
+        uint32_t dst = 0;
+        for (uint64_t k = 0; k < per * slices; k++) {
+            if (k % slices == 0)
+                dst = pattern_dest(&s->pat, i, &n->nodes[i].rng);
+            uint32_t pid = net_packet_new(n, i, dst, len, true);
+            struct packet p = n->pk[pid];
+            in[dst] += len;
+            uint32_t r = topo_node_router(&n->topo, i);
+            int in_port = topo_node_port(&n->topo, i);
+            for (int hop = 0; walk && hop < 1 << 20; hop++) {
+                struct route_result res;
+                n->rops->route(n->rstate, n, r, in_port, 0, &p, &res);
+                int port = res.c[0].port;
+                uint32_t fr;
+                if (port >= n->topo.radix || !topo_link(&n->topo, r, port, &fr, &in_port))
+                    break;
+                load[(size_t)r * n->P + port] += len;
+                r = fr;
+                p.hops++;
+            }
+        }
+    }
+    if (!rc) {
+        most = per * slices * len; /* one node's injection */
+        uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1;
+        for (size_t i = 0; i < nports; i++)
+            if ((load[i] + speed - 1) / speed > most)
+                most = (load[i] + speed - 1) / speed;
+        for (uint32_t d = 0; d < n->nnodes; d++)
+            if (in[d] > most)
+                most = in[d];
+        *lb = most ? most - 1 : 0;
+    }
+    free(load);
+    free(in);
+    saturn_sim_free(s);
+    return rc;
+}
+
+int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
+{
+    double t0 = sim_clock();
+    struct net *n = &s->net;
+    uint64_t cap = (uint64_t)saturn_config_int(s->cfg, "collective.max_cycles");
+    uint64_t interval = (uint64_t)saturn_config_int(s->cfg, "collective.interval");
+    uint64_t per;
+    uint32_t slices, len;
+    int rc0 = collective_shape(s, &per, &slices, &len, err);
+    if (rc0)
+        return rc0;
     int64_t *off = calloc(n->nnodes, sizeof *off);
     uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);
     uint64_t total = per * slices * n->nnodes;
@@ -172,6 +264,10 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     r->measured_packets = total;
     size_t next = 0;
     while (n->packets_delivered < total) {
+        if (sim_cut_now(s)) { /* a search's cut-off: the duration is at least now */
+            r->cut = true;
+            break;
+        }
         if (n->now >= cap) {
             rc = saturn_config_fail(s->cfg, "collective.max_cycles", err,
                                     "the collective did not finish: %llu of %llu packets "
@@ -194,12 +290,12 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
         sim_progress(s, "collective", n->packets_delivered, total, "packets");
     }
     r->measured_delivered = n->packets_delivered;
-    r->drained = true;
-    r->duration = s->last_delivery;
+    r->drained = !r->cut;
+    r->duration = r->cut ? n->now : s->last_delivery;
     r->measure = n->now;
     /* Throughput over the whole collective; no offered load applies. */
     r->accepted = (double)(total * len) / (double)n->nnodes / (double)(r->duration + 1);
-    if ((rc = collect_links(n, r)))
+    if ((rc = collect_links(n, r, saturn_config_enum(s->cfg, "collective.links") == 1)))
         rc = saturn_error_set(err, rc, "out of memory");
     else
         sim_finish(s, r, t0);

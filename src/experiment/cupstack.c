@@ -21,6 +21,9 @@ const struct saturn_param cupstack_params[] = {
      "r_c: probability that a member is taken from the other parent"},
     {"ga.mutation_rate", SATURN_PARAM_REAL, "0.05", 0, 1, NULL,
      "r_m: probability that a member is re-drawn in a mutation"},
+    {"ga.mutation_step", SATURN_PARAM_INT, "0", 0, 1e9, NULL,
+     "0: a mutated member is re-drawn from [0, I_max]; s > 0: it moves by a step from -s..-1, "
+     "1..s, clipped to [0, I_max] (a reading of the paper's 'changes their values')"},
     {"ga.lifetime", SATURN_PARAM_INT, "0", 0, 1e9, NULL,
      "lt: re-draw a gene older than this many generations (0: off)"},
     {"ga.watchdog", SATURN_PARAM_INT, "0", 0, 1e9, NULL,

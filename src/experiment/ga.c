@@ -10,7 +10,10 @@
  *   and g % crossover_interval == 0, mutation otherwise.
  *   - Mutation: every gene gets a mutant, a copy with each member re-drawn
  *     with probability mutation_rate; when no member was chosen, one random
- *     member is re-drawn ("one or more"). The mutants are evaluated in one
+ *     member is re-drawn ("one or more"). With mutation_step s > 0 a chosen
+ *     member moves instead by a step drawn uniformly from -s..-1, 1..s,
+ *     clipped to [0, max_value] (a reading of "changes their values within
+ *     the range"). The mutants are evaluated in one
  *     batch; a mutant replaces its parent when it is not worse (fitness <=
  *     the parent's), and the replaced gene's age becomes 0.
  *   - Crossover: the genes are ranked by fitness (ties: lower index first).
@@ -162,22 +165,32 @@ static void redraw(struct ga *g, size_t n, uint32_t generation)
         install(g, c);
 }
 
+/* A member's new value: re-drawn, or moved by a step (mutation_step). */
+static int64_t mutate(struct ga *g, int64_t x)
+{
+    int64_t s = g->p->mutation_step;
+    if (s <= 0)
+        return (int64_t)rng_below(&g->r, (uint64_t)g->p->max_value + 1);
+    int64_t d = (int64_t)rng_below(&g->r, 2 * (uint64_t)s); /* 0 .. 2s-1 -> -s..-1, 1..s */
+    x += d < s ? d - s : d - s + 1;
+    return x < 0 ? 0 : x > g->p->max_value ? g->p->max_value : x;
+}
+
 static void mutation(struct ga *g, uint32_t generation)
 {
     uint32_t genes = g->p->genes;
-    uint64_t n = (uint64_t)g->p->max_value + 1;
     for (uint32_t i = 0; i < genes; i++) {
         int64_t *x = row(g->cand, g->m, i);
         memcpy(x, row(g->pop, g->m, i), g->m * sizeof *x);
         bool chosen = false;
         for (size_t j = 0; j < g->m; j++)
             if (rng_uniform(&g->r) < g->p->mutation_rate) {
-                x[j] = (int64_t)rng_below(&g->r, n);
+                x[j] = mutate(g, x[j]);
                 chosen = true;
             }
         if (!chosen) {
             size_t j = (size_t)rng_below(&g->r, g->m);
-            x[j] = (int64_t)rng_below(&g->r, n);
+            x[j] = mutate(g, x[j]);
         }
         g->target[i] = i;
     }

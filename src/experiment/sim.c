@@ -124,6 +124,7 @@ int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
     while (every * 2 * s->net.topo.routers <= (1u << 18))
         every *= 2;
     s->progress_mask = every - 1;
+    s->stop_after = s->own_cut = UINT64_MAX;
     *out = s;
     return SATURN_OK;
 }
@@ -149,6 +150,46 @@ int saturn_sim_set_offsets(struct saturn_sim *s, const int64_t *offsets, size_t 
 }
 
 void saturn_sim_record_chart(struct saturn_sim *s) { s->chart = true; }
+
+int sim_follow(struct saturn_sim *s, const struct saturn_config *const *cfgs, size_t n,
+               uint64_t own, const uint64_t *cut, struct saturn_error *err)
+{
+    const struct ctl_ops *c = s->net.ctl;
+    if (n && !c->follow)
+        return saturn_error_set(err, SATURN_EINPUT,
+                                "control.model = %s cannot run other configurations alongside",
+                                c->name);
+    int rc = n ? c->follow(s->net.ctl_state, cfgs, n, &s->net, err) : SATURN_OK;
+    if (rc)
+        return rc;
+    s->nfollow = n;
+    s->follow_cut = cut;
+    s->own_cut = cut ? own : UINT64_MAX;
+    s->stop_after = s->own_cut;
+    for (size_t i = 0; cut && i < n; i++)
+        if (cut[i] > s->stop_after)
+            s->stop_after = cut[i];
+    return SATURN_OK;
+}
+
+bool sim_attached(const struct saturn_sim *s, size_t i, uint64_t *left)
+{
+    const struct ctl_ops *c = s->net.ctl;
+    return i < s->nfollow && c->attached && c->attached(s->net.ctl_state, i, left);
+}
+
+bool sim_cut_now(struct saturn_sim *s)
+{
+    uint64_t now = s->net.now;
+    if (s->follow_cut && (now & 63) == 0 && s->stop_after >= now) {
+        uint64_t m = s->own_cut;
+        for (size_t i = 0; i < s->nfollow; i++)
+            if (s->follow_cut[i] > m && sim_attached(s, i, NULL))
+                m = s->follow_cut[i];
+        s->stop_after = m;
+    }
+    return now > s->stop_after;
+}
 
 int saturn_sim_chart(const struct saturn_sim *s, struct saturn_link_trace *out)
 {
@@ -347,6 +388,8 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->mobility_mean = s->acc_nv > 0 ? s->acc_na / s->acc_nv : 1.0;
     r->valid_per_router = s->acc_cycles > 0 ? s->acc_nv / s->acc_cycles / (double)n->topo.routers : 0;
     r->throttled_mean = s->acc_cycles > 0 ? s->acc_thr / s->acc_cycles / (double)n->nnodes : 0;
+    if (n->ctl->report)
+        n->ctl->report(n->ctl_state, r);
     r->entropy_mean = s->acc_windows ? s->acc_entropy / (double)s->acc_windows : -1;
     r->wall_seconds = sim_clock() - t0;
     r->flit_hops = n->flit_hops;

@@ -50,7 +50,24 @@ struct saturn_sim {
     /* latency of every delivered packet, running totals (series, ramp) */
     double lat_total;
     uint64_t lat_count;
+
+    /* co-simulation (share.c): a collective stops unfinished once the cycle
+     * passes stop_after; every 64 cycles stop_after is lowered to the
+     * largest cut-off of this run and its still attached followers */
+    uint64_t stop_after;     /* UINT64_MAX: never */
+    uint64_t own_cut;        /* this configuration's cut-off (UINT64_MAX: none) */
+    const uint64_t *follow_cut; /* per follower (NULL: none) */
+    size_t nfollow;
 };
+
+/* The followers of the run (ctl_ops.follow) and the cut-offs: own for this
+ * configuration, cut[i] for follower i (cut NULL: no cut-offs). */
+int sim_follow(struct saturn_sim *s, const struct saturn_config *const *cfgs, size_t n,
+               uint64_t own, const uint64_t *cut, struct saturn_error *err);
+/* Whether follower i is still attached, and if not the cycle it left. */
+bool sim_attached(const struct saturn_sim *s, size_t i, uint64_t *left);
+/* A collective may stop now (the cut-offs of every run it stands for passed). */
+bool sim_cut_now(struct saturn_sim *s);
 
 /* One cycle, with watchdog and invariant failures turned into errors. */
 int sim_step(struct saturn_sim *s, struct saturn_error *err);

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "experiment/search.h"
 #include "saturn/sweep.h"
 
 /* ---- a string -> index map (first-appearance numbering) ---- */
@@ -350,8 +351,9 @@ static int pick(struct saturn_summary *s, struct saturn_error *err)
     return SATURN_OK;
 }
 
-int saturn_summary_compute(const struct saturn_table *t, const struct saturn_summary_opts *o,
-                           struct saturn_summary **out, struct saturn_error *err)
+int summary_compute_rows(const struct saturn_table *t, const struct saturn_summary_opts *o,
+                         struct saturn_summary **out, size_t *row_set, size_t *row_pattern,
+                         struct saturn_error *err)
 {
     *out = NULL;
     struct saturn_summary *s = calloc(1, sizeof *s);
@@ -403,6 +405,10 @@ int saturn_summary_compute(const struct saturn_table *t, const struct saturn_sum
         rc = find_baseline(&w, err);
     if (!rc)
         rc = pick(s, err);
+    if (!rc && row_set)
+        memcpy(row_set, w.row_set, t->nrows * sizeof *row_set);
+    if (!rc && row_pattern)
+        memcpy(row_pattern, w.row_pattern, t->nrows * sizeof *row_pattern);
     strmap_free(&w.patterns);
     strmap_free(&w.groups);
     strmap_free(&w.sets);
@@ -414,6 +420,12 @@ int saturn_summary_compute(const struct saturn_table *t, const struct saturn_sum
     else
         *out = s;
     return rc;
+}
+
+int saturn_summary_compute(const struct saturn_table *t, const struct saturn_summary_opts *o,
+                           struct saturn_summary **out, struct saturn_error *err)
+{
+    return summary_compute_rows(t, o, out, NULL, NULL, err);
 }
 
 void saturn_summary_free(struct saturn_summary *s)

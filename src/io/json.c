@@ -132,6 +132,8 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     cJSON_AddNumberToObject(o, "thickness", (double)r->thickness);
     cJSON_AddNumberToObject(o, "critical_load", r->critical_load);
     cJSON_AddNumberToObject(o, "critical_nominal", r->critical_nominal);
+    cJSON_AddNumberToObject(o, "critical_drop", r->critical_drop);
+    cJSON_AddNumberToObject(o, "critical_gradient", r->critical_gradient);
     cJSON_AddNumberToObject(o, "critical_cycle", (double)r->critical_cycle);
     cJSON_AddNumberToObject(o, "mobility_mean", r->mobility_mean);
     cJSON_AddNumberToObject(o, "recoveries", (double)r->recoveries);
@@ -148,6 +150,9 @@ static void add_measure_fields(cJSON *o, const struct saturn_results *r)
     else
         cJSON_AddNumberToObject(o, "entropy_mean", r->entropy_mean);
     cJSON_AddNumberToObject(o, "throttled_mean", r->throttled_mean);
+    cJSON_AddNumberToObject(o, "sums_age_mean", r->sums_age_mean);
+    cJSON_AddNumberToObject(o, "sums_age_max", (double)r->sums_age_max);
+    cJSON_AddNumberToObject(o, "sums_hops_free", r->sums_hops_free);
     cJSON_AddItemToObject(o, "hist", hist_json(r));
 }
 

@@ -62,6 +62,9 @@ const struct saturn_param router_params[] = {
     {"router.atomic_vc", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "allocate an output VC only when the buffers behind it hold nothing of the previous "
      "packet (BookSim's wait_for_tail_credit); routing.algorithm = duato always does"},
+    {"router.inject_vcs", SATURN_PARAM_INT, "0", 0, 64, NULL,
+     "VCs of a node's injection port, the first ones (0: router.vcs); 1: every packet enters "
+     "on VC 0, as paper 000 words it (torus)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
     {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
@@ -352,6 +355,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->V = n->Vd = n->inj_vcs = n->local_vcs = n->global_vcs =
         (int)saturn_config_int(cfg, "router.vcs");
     n->data_mask = ~0ULL;
+    int64_t iv = saturn_config_int(cfg, "router.inject_vcs");
+    if (iv > n->V)
+        return saturn_config_fail(cfg, "router.inject_vcs", err,
+                                  "a node's injection port has at most router.vcs = %d VCs", n->V);
+    if (iv > 0 && n->topo.kind != TOPO_DRAGONFLY)
+        n->inj_vcs = (int)iv;
     if (n->topo.kind == TOPO_DRAGONFLY) {
         /* Link classes: their own VCs, latencies (credits the same) and buffers. */
         n->local_vcs = (int)saturn_config_int(cfg, "dragonfly.local_vcs");
@@ -582,7 +591,8 @@ int net_record_links(struct net *n, bool chart)
     n->link_first = calloc(nports, sizeof *n->link_first);
     n->link_last = calloc(nports, sizeof *n->link_last);
     n->link_busy = calloc(nports, sizeof *n->link_busy);
-    if (!n->link_first || !n->link_last || !n->link_busy)
+    n->node_span = calloc((size_t)n->nnodes * 4, sizeof *n->node_span);
+    if (!n->link_first || !n->link_last || !n->link_busy || !n->node_span)
         return SATURN_ENOMEM;
     if (!chart)
         return SATURN_OK;
@@ -636,6 +646,7 @@ void net_destroy(struct net *n)
     free(n->link_first);
     free(n->link_last);
     free(n->link_busy);
+    free(n->node_span);
     if (n->trace) {
         free(n->trace->link_of_port);
         free(n->trace->cell);
@@ -756,10 +767,10 @@ uint64_t net_source_flits(const struct net *n) { return n->queued_flits; }
 
 /* The VC a new packet from this node enters its router on: round-robin
  * over the data injection VCs that can take it under the switching mode. */
-static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
+static int pick_injection_vc(const struct net *n, uint32_t node, uint32_t len)
 {
-    struct node *nd = &n->nodes[node];
-    int32_t *cr = &n->inj_credits[(size_t)node * n->V];
+    const struct node *nd = &n->nodes[node];
+    const int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
     for (int i = 1, v = nd->last_vc; i <= n->inj_vcs; i++) {
         if (++v >= n->inj_vcs)
@@ -768,6 +779,13 @@ static int pick_injection_vc(struct net *n, uint32_t node, uint32_t len)
             return v;
     }
     return -1;
+}
+
+bool net_can_start(const struct net *n, uint32_t node)
+{
+    const struct node *nd = &n->nodes[node];
+    return nd->cur == NET_NONE && nd->qcount &&
+           pick_injection_vc(n, node, n->pk[nd->q[nd->qhead]].len) >= 0;
 }
 
 static void inject_node(struct net *n, uint32_t i)
@@ -813,6 +831,11 @@ static void inject_node(struct net *n, uint32_t i)
     n->queued_flits--;
     n->flits_injected++;
     n->last_move = n->now;
+    if (n->node_span) { /* the injection channel's occupation */
+        if (!n->node_span[4 * (size_t)i])
+            n->node_span[4 * (size_t)i] = n->now + 1;
+        n->node_span[4 * (size_t)i + 1] = n->now + 1;
+    }
     if (++nd->cur_seq == p->len) {
         nd->cur = NET_NONE;
         if (n->ctl->packet_sent)
@@ -860,6 +883,11 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
         fail(n, "packet %u: flit %u arrived when flit %u was expected (out of order)",
              f.pid, f.seq, p->rx);
     p->rx++;
+    if (n->node_span) { /* the ejection channel's occupation */
+        if (!n->node_span[4 * (size_t)node + 2])
+            n->node_span[4 * (size_t)node + 2] = n->now + 1;
+        n->node_span[4 * (size_t)node + 3] = n->now + 1;
+    }
     if (n->meta)
         meta_node_delivered(n, node);
     n->flits_in_net--;

@@ -264,6 +264,8 @@ struct net {
      * and last cycle a flit took the link (+1; 0 = never) and its busy
      * cycles; and the link-by-time chart. */
     uint64_t *link_first, *link_last, *link_busy;
+    uint64_t *node_span;    /* per node: first and last cycle (+1) a flit took its injection
+                               channel, then its ejection channel (4 entries; with the links) */
     struct net_trace *trace;
 
     const struct ctl_ops *ctl; /* injection control (src/control) */
@@ -344,6 +346,9 @@ static inline struct packet *net_packet(struct net *n, uint32_t pid) { return &n
  * SATURN_EINTERNAL when an invariant breaks (message in fail_msg). */
 int net_step(struct net *n);
 
+/* Whether the node, asked about a new packet, would start it were its gate
+ * open: it has one waiting and an injection VC can take it. */
+bool net_can_start(const struct net *n, uint32_t node);
 /* Total flits queued at sources (not yet injected). */
 uint64_t net_source_flits(const struct net *n);
 /* Writes "which VC waits on which" to buf. */

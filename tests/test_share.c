@@ -1,0 +1,222 @@
+/* saturn_run_shared (src/experiment/share.c): configurations that differ
+ * only in the entropy thresholds share simulations, and each one's results
+ * are exactly its own run's; cut-offs stop a collective early with a lower
+ * bound on its duration. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "support.h"
+
+#define NET8 "network.k=8", "router.vcs=3", "router.buf_flits=4", "routing.dateline=cumulative", \
+             "routing.tie=random", "traffic.packet_length=8", "sim.workload=collective",        \
+             "collective.packets=10"
+
+struct got {
+    size_t n, calls;
+    struct saturn_results *r;
+    bool *seen, *shared;
+};
+
+static int collect(void *user, size_t i, const struct saturn_results *r, bool shared)
+{
+    struct got *g = user;
+    assert_true(i < g->n);
+    assert_false(g->seen[i]); /* once each */
+    g->seen[i] = true;
+    g->shared[i] = shared;
+    g->r[i] = *r; /* scalars only: the pointers belong to the run */
+    g->r[i].links = NULL, g->r[i].hist = NULL, g->r[i].gen = NULL;
+    g->calls++;
+    return 0;
+}
+
+/* Every metric a sweep row holds, and then some. */
+static void assert_same_run(const struct saturn_results *a, const struct saturn_results *b)
+{
+    assert_int_equal(a->duration, b->duration);
+    assert_int_equal(a->cycles, b->cycles);
+    assert_int_equal(a->flit_hops, b->flit_hops);
+    assert_true(a->accepted == b->accepted);
+    assert_true(a->packet_latency.mean == b->packet_latency.mean);
+    assert_true(a->packet_latency.p99 == b->packet_latency.p99);
+    assert_true(a->network_latency.mean == b->network_latency.mean);
+    assert_true(a->hops_mean == b->hops_mean);
+    assert_true(a->mobility_mean == b->mobility_mean);
+    assert_true(a->entropy_mean == b->entropy_mean);
+    assert_int_equal(a->cut, b->cut);
+}
+
+struct group {
+    size_t n;
+    struct saturn_config **c;
+};
+
+static void add(struct group *g, const char *const *kv)
+{
+    g->c = realloc(g->c, (g->n + 1) * sizeof *g->c);
+    assert_non_null(g->c);
+    g->c[g->n++] = test_config(kv);
+}
+
+static void group_free(struct group *g)
+{
+    for (size_t i = 0; i < g->n; i++)
+        saturn_config_free(g->c[i]);
+    free(g->c);
+}
+
+static struct saturn_share_stats run_group(struct group *g, const uint64_t *cut, struct got *got)
+{
+    got->n = g->n;
+    got->calls = 0;
+    got->r = calloc(g->n, sizeof *got->r);
+    got->seen = calloc(g->n, sizeof *got->seen);
+    got->shared = calloc(g->n, sizeof *got->shared);
+    struct saturn_error err = {0};
+    struct saturn_share_stats st;
+    assert_int_equal(saturn_run_shared((const struct saturn_config *const *)g->c, g->n, cut,
+                                       collect, got, &st, &err),
+                     SATURN_OK);
+    assert_int_equal(got->calls, g->n);
+    assert_int_equal(st.runs + st.shared, g->n);
+    return st;
+}
+
+static void got_free(struct got *g)
+{
+    free(g->r);
+    free(g->seen);
+    free(g->shared);
+}
+
+/* A threshold grid of one model, as a sweep would give it. */
+static void add_grid(struct group *g, const char *model, const char *info, const char *tg,
+                     const char *pattern)
+{
+    static const char *const ron[] = {"5", "60", "80", "90", "100"};
+    static const char *const roff[] = {"60", "90", "100"};
+    static const char *const rn[] = {"0", "30", "98"};
+    char a[32], b[32], c[32], m[32], inf[32], t[32], p[32];
+    snprintf(m, sizeof m, "control.model=%s", model);
+    snprintf(inf, sizeof inf, "entropy.info=%s", info);
+    snprintf(t, sizeof t, "entropy.tg=%s", tg);
+    snprintf(p, sizeof p, "traffic.pattern=%s", pattern);
+    bool base = !strcmp(model, "base"), guard = tg[0] != '-';
+    for (size_t i = 0; i < 5; i++)
+        for (size_t j = 0; j < (base ? 1 : 3); j++)
+            for (size_t k = 0; k < 3; k++) {
+                snprintf(a, sizeof a, base ? "entropy.rth=%s" : "entropy.ron=%s", ron[i]);
+                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
+                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
+                const char *kv[16] = {NET8, m, inf, p, a, c};
+                size_t n = 0;
+                while (kv[n])
+                    n++;
+                if (!base)
+                    kv[n++] = b;
+                if (guard)
+                    kv[n++] = t;
+                kv[n] = NULL;
+                add(g, kv);
+            }
+}
+
+/* Each configuration's results are those of its own run; some share. */
+static void shared_runs_are_their_own(void **state)
+{
+    (void)state;
+    struct group g = {0};
+    add_grid(&g, "base", "circuit", "-", "shfl");
+    add_grid(&g, "hyst", "circuit", "-", "shfl"); /* base(R, Rn) = hyst(R, R, Rn) */
+    add_grid(&g, "hyst", "vcc", "-", "shfl");
+    add_grid(&g, "gt.x", "circuit", "4", "rand");
+    add_grid(&g, "gt.a", "ideal", "8", "shfl");
+    add(&g, (const char *const[]){NET8, "control.model=noth", "traffic.pattern=shfl", NULL});
+    struct got got;
+    struct saturn_share_stats st = run_group(&g, NULL, &got);
+    size_t shared = 0;
+    for (size_t i = 0; i < g.n; i++) {
+        struct saturn_results alone;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_run(g.c[i], &alone, &err), SATURN_OK);
+        assert_same_run(&got.r[i], &alone);
+        shared += got.shared[i];
+        assert_true(got.shared[i] ? got.r[i].wall_seconds == 0 : got.r[i].wall_seconds > 0);
+        saturn_results_free(&alone);
+    }
+    assert_int_equal(shared, st.shared);
+    /* Ron = 5 % never throttles: 9 hyst sets (and 3 base ones) are one run
+     * per model group at least; the grid has far fewer distinct runs. */
+    assert_true(st.shared >= 40);
+    assert_true(st.runs >= 6); /* every group (and noth) needs its own */
+    got_free(&got);
+    group_free(&g);
+}
+
+/* Runs that differ elsewhere (seed, pattern, guard time) never share. */
+static void other_keys_never_share(void **state)
+{
+    (void)state;
+    struct group g = {0};
+    add(&g, (const char *const[]){NET8, "control.model=hyst", "entropy.ron=5", "sim.seed=1", NULL});
+    add(&g, (const char *const[]){NET8, "control.model=hyst", "entropy.ron=5", "sim.seed=2", NULL});
+    add(&g, (const char *const[]){NET8, "control.model=gt.x", "entropy.ron=5", "entropy.tg=4", NULL});
+    add(&g, (const char *const[]){NET8, "control.model=gt.x", "entropy.ron=5", "entropy.tg=8", NULL});
+    add(&g, (const char *const[]){NET8, "control.model=hyst", "entropy.ron=5",
+                                  "traffic.pattern=torn", NULL});
+    struct got got;
+    struct saturn_share_stats st = run_group(&g, NULL, &got);
+    assert_int_equal(st.runs, g.n);
+    assert_true(saturn_share_key(g.c[0]) != saturn_share_key(g.c[1]));
+    assert_int_equal(saturn_share_key(g.c[4]) == 0, false);
+    struct saturn_config *noth = test_config((const char *const[]){NET8, NULL});
+    assert_int_equal(saturn_share_key(noth), 0); /* noth has no thresholds to follow */
+    saturn_config_free(noth);
+    got_free(&got);
+    group_free(&g);
+}
+
+/* A cut-off stops a collective that has not finished by then: its
+ * duration is then a lower bound, above the cut-off; one that finishes in
+ * time is exact. Followers keep the run going until their own cut-offs. */
+static void cutoffs_bound_the_duration(void **state)
+{
+    (void)state;
+    struct group g = {0};
+    add_grid(&g, "hyst", "circuit", "-", "shfl");
+    struct got full;
+    run_group(&g, NULL, &full);
+    uint64_t *cut = malloc(g.n * sizeof *cut);
+    for (size_t i = 0; i < g.n; i++) /* every third one too short, the others just enough */
+        cut[i] = i % 3 == 0 ? full.r[i].duration - 1 - i % 50 : full.r[i].duration;
+    struct got got;
+    run_group(&g, cut, &got);
+    size_t ncut = 0;
+    for (size_t i = 0; i < g.n; i++) {
+        if (got.r[i].cut) {
+            ncut++;
+            assert_true(got.r[i].duration > cut[i]);
+            assert_true(got.r[i].duration <= full.r[i].duration);
+        } else {
+            assert_same_run(&got.r[i], &full.r[i]);
+        }
+        if (i % 3)
+            assert_false(got.r[i].cut);
+    }
+    assert_true(ncut > 0);
+    free(cut);
+    got_free(&got);
+    got_free(&full);
+    group_free(&g);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(shared_runs_are_their_own),
+        cmocka_unit_test(other_keys_never_share),
+        cmocka_unit_test(cutoffs_bound_the_duration),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
