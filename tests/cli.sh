@@ -4,22 +4,7 @@
 set -u
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-check() { # name, expected exit code, command...
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" = "$want" ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL $name: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-contains() { # name, file, text
-    if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL $1: '$3' not in output:"; cat "$2"; fi
-}
+. "$src/tests/cli_lib.sh"
 
 small="network.k=4 steady.warmup=200 steady.measure=500"
 

@@ -6,30 +6,7 @@
 set -u
 bin=$1
 src=$2
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-pass=0 fail=0
-
-check() { # name, expected exit code, command...
-    local name=$1 want=$2
-    shift 2
-    "$@" >"$tmp/out" 2>"$tmp/err"
-    local got=$?
-    if [ "$got" = "$want" ]; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL $name: exit $got, expected $want"; cat "$tmp/err"; fi
-}
-contains() { # name, file, text
-    if grep -qF -- "$3" "$2"; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL $1: '$3' not in:"; cat "$2"; fi
-}
-lacks() { # name, file, text
-    if grep -qF -- "$3" "$2"; then fail=$((fail + 1)); echo "FAIL $1: '$3' in:"; cat "$2"; else
-        pass=$((pass + 1)); fi
-}
-same() { # name, file, file
-    if cmp -s "$2" "$3"; then pass=$((pass + 1)); else
-        fail=$((fail + 1)); echo "FAIL $1: $2 and $3 differ"; diff "$2" "$3" | head; fi
-}
+. "$src/tests/cli_lib.sh"
 
 # 16 routers: a progress report every 16,384 cycles
 small="network.k=4 steady.warmup=20000 steady.measure=20000"

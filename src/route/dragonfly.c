@@ -454,17 +454,14 @@ void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64
  * comparing raw phits would keep traffic off the global links whenever
  * their long round trip holds more than a local VC can. */
 static double occupancy_frac(const struct net *n, const struct df_opts *o, uint32_t r,
-                             const struct route_cand *cand)
+                             const struct route_cand *c)
 {
-    struct route_cand first = *cand;
-    if (o->occ_first)
-        first.vc_hi = first.vc_lo;
-    const struct route_cand *c = &first;
+    const int hi = o->occ_first ? c->vc_lo : c->vc_hi; /* olm.occupancy_vcs */
     const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
     double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
                  (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
-    double occ = df_occupancy(n, r, c->port, c->vc_lo, c->vc_hi);
-    return cap > 0 ? occ / (cap * (c->vc_hi - c->vc_lo + 1)) : occ;
+    double occ = df_occupancy(n, r, c->port, c->vc_lo, hi);
+    return cap > 0 ? occ / (cap * (hi - c->vc_lo + 1)) : occ;
 }
 
 /* The occupancy trigger OLM and Hybrid share: options whose occupancy is
