@@ -74,10 +74,13 @@ same resume "$ref" "$tmp/part.csv"
 # Kill the job once a row is in, then rerun: nothing lost, nothing twice.
 killed() { # name, what to kill: job (mpirun) or worker (rank 1, SIGKILL)
     local csv=$tmp/$1.csv
-    # timeout: Open MPI's launcher has been seen to hang, its ranks all exited
-    # (zombies), after a rank was SIGKILLed on a loaded machine; the job is
-    # stopped either way, and what is checked is the CSV and the rerun
-    timeout -k 5 180 "${mpirun[@]}" -n 3 "${sweep[@]}" --csv "$csv" -q >/dev/null 2>&1 &
+    # a SIGKILLed worker: under a timeout, since Open MPI's launcher has been
+    # seen to hang, its ranks all exited (zombies), on a loaded machine; the
+    # job is stopped either way, and what is checked is the CSV and the rerun.
+    # (Not for the TERM case: the signal must reach mpirun itself.)
+    local guard=()
+    [ "$2" = worker ] && guard=(timeout -k 5 180)
+    "${guard[@]}" "${mpirun[@]}" -n 3 "${sweep[@]}" --csv "$csv" -q >/dev/null 2>&1 &
     local job=$! i p victim=""
     for i in $(seq 3000); do
         [ -f "$csv" ] && [ "$(rows "$csv")" -ge 1 ] && break
