@@ -8,6 +8,7 @@
 #include "cli/cli.h"
 #include "cli/collective_eval.h"
 #include "cli/parallel.h"
+#include "experiment/workload.h"
 
 struct point {
     const struct saturn_config *base;
@@ -87,7 +88,7 @@ int cmd_cupstack(int argc, char **argv)
     struct saturn_error err = {0};
     int64_t s = saturn_config_int(a.cfg, "collective.slices");
     int64_t p = saturn_config_int(a.cfg, "collective.payload");
-    if (saturn_config_enum(a.cfg, "sim.workload") != 1 || s < 2 || p < s ||
+    if (workload_of(a.cfg) != WORKLOAD_COLLECTIVE || s < 2 || p < s ||
         saturn_config_int(a.cfg, "collective.packets") != 1) {
         saturn_config_fail(a.cfg, "collective.slices", &err,
                            "cupstack needs sim.workload = collective, collective.packets = 1 "

@@ -10,6 +10,7 @@
 #include "cli/collective_eval.h"
 #include "cli/parallel.h"
 #include "saturn/ga.h"
+#include "experiment/workload.h"
 
 struct ga_eval {
     const struct saturn_config *cfg;
@@ -116,7 +117,7 @@ int cmd_ga(int argc, char **argv)
         cli_free(&a);
         return rc;
     }
-    if (saturn_config_enum(a.cfg, "sim.workload") != 1) {
+    if (workload_of(a.cfg) != WORKLOAD_COLLECTIVE) {
         saturn_config_fail(a.cfg, "sim.workload", &err, "saturn ga optimises a collective; "
                                                          "set sim.workload = collective");
         rc = cli_fail(&err);

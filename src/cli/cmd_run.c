@@ -4,6 +4,7 @@
 
 #include "cli/cli.h"
 #include "io/plot.h"
+#include "experiment/workload.h"
 
 /* A cell of the series: empty where the value is undefined (negative). */
 static void cell(FILE *f, double v, const char *sep)
@@ -95,7 +96,7 @@ int cmd_run(int argc, char **argv)
     }
     struct saturn_error err = {0};
     /* links are recorded by collectives only: say so before running */
-    if ((a.chart_path || a.links_path) && saturn_config_enum(a.cfg, "sim.workload") != 1) {
+    if ((a.chart_path || a.links_path) && workload_of(a.cfg) != WORKLOAD_COLLECTIVE) {
         saturn_config_fail(a.cfg, "sim.workload", &err, "%s records a collective's links; "
                            "set sim.workload = collective", a.chart_path ? "--chart" : "--links");
         rc = cli_fail(&err);

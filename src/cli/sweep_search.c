@@ -15,6 +15,7 @@
 #include "cli/sweep_pool.h"
 #include "cli/sweep_search.h"
 #include "experiment/search.h"
+#include "experiment/workload.h"
 
 struct known {
     uint64_t *val;
@@ -314,7 +315,7 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
                      asprintf(&cutp, "%s.cut.csv", csv) >= 0
                  ? SATURN_OK
                  : saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-    if (!rc && saturn_config_enum(sw->base, "sim.workload") != 1)
+    if (!rc && workload_of(sw->base) != WORKLOAD_COLLECTIVE)
         rc = saturn_error_set(err, SATURN_EINPUT,
                               "--search finds the shortest collectives: sim.workload = collective");
     if (!rc)

@@ -13,6 +13,7 @@
 #include "core/textfile.h"
 #include "experiment/sim.h"
 #include "traffic/process.h"
+#include "experiment/workload.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
  * time between the first and the last flit (paper 003, section 4.3); with
@@ -176,7 +177,7 @@ int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
     size_t nports = (size_t)n->topo.routers * n->P;
     uint64_t *load = calloc(nports, sizeof *load), *in = calloc(n->nnodes, sizeof *in);
     bool walk = !strcmp(n->rops->name, "dor");
-    if (saturn_config_enum(s->cfg, "sim.workload") != 1)
+    if (workload_of(s->cfg) != WORKLOAD_COLLECTIVE)
         rc = saturn_config_fail(s->cfg, "sim.workload", err, "the bound is a collective's");
     else if ((rc = collective_shape(s, &per, &slices, &len, err)))
         ;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "saturn/saturn.h"
+#include "experiment/workload.h"
 
 const struct saturn_param curve_params[] = {
     {"curve.from", SATURN_PARAM_REAL, "0.05", 0, 1, NULL,
@@ -98,7 +99,7 @@ int saturn_curve_progress(const struct saturn_config *cfg, saturn_curve_fn fn, v
     if (saturn_config_is_set(cfg, "traffic.packet_rate"))
         return saturn_config_fail(cfg, "traffic.packet_rate", err,
                                   "a curve sweeps traffic.flit_rate; unset traffic.packet_rate");
-    if (saturn_config_enum(cfg, "sim.workload") != 0)
+    if (workload_of(cfg) != WORKLOAD_STEADY)
         return saturn_config_fail(cfg, "sim.workload", err,
                                   "a curve is a series of steady runs; use sim.workload = steady");
     double from = saturn_config_real(cfg, "curve.from");

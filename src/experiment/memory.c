@@ -19,6 +19,7 @@
 #include "experiment/sim.h"
 #include "route/route.h"
 #include "traffic/process.h"
+#include "experiment/workload.h"
 
 static uint64_t pow2_at_least(uint64_t x)
 {
@@ -85,7 +86,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     const double queue = (double)saturn_config_int(cfg, "traffic.source_queue");
     live += nodes * queue;
     double rel = 0;
-    if (saturn_config_enum(cfg, "sim.workload") == 1) { /* collective: all released up front */
+    if (workload_of(cfg) == WORKLOAD_COLLECTIVE) { /* collective: all released up front */
         double per = (double)saturn_config_int(cfg, "collective.packets");
         double slices = (double)saturn_config_int(cfg, "collective.slices");
         live += nodes * per * slices;

@@ -7,10 +7,9 @@
 #include <time.h>
 
 #include "experiment/sim.h"
+#include "experiment/workload.h"
 #include "traffic/process.h"
 
-static const char *const workload_names[] = {"steady", "collective", "ramp", "phases", "trace",
-                                             NULL};
 
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
@@ -407,22 +406,10 @@ int saturn_sim_run(struct saturn_sim *s, struct saturn_results *r,
                    struct saturn_error *err)
 {
     memset(r, 0, sizeof *r);
-    int w = saturn_config_enum(s->cfg, "sim.workload");
-    int rc = w ? traffic_process_bernoulli_only(s->cfg, workload_names[w], err) : SATURN_OK;
-    if (rc)
-        return rc;
-    switch (w) {
-    case 0:
-        return steady_run(s, r, err);
-    case 1:
-        return collective_run(s, r, err);
-    case 2:
-        return ramp_run(s, r, err);
-    case 3:
-        return phases_run(s, r, err);
-    default:
-        return replay_run(s, r, err);
-    }
+    const struct workload *w = workload_get(workload_of(s->cfg));
+    int rc = w->uses_traffic_process ? SATURN_OK
+                                     : traffic_process_bernoulli_only(s->cfg, w->name, err);
+    return rc ? rc : w->run(s, r, err);
 }
 
 int saturn_run(const struct saturn_config *cfg, struct saturn_results *res,

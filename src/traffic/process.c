@@ -36,7 +36,7 @@ uint32_t traffic_packet_flits(const struct saturn_config *cfg, const char **what
     int64_t payload = saturn_config_int(cfg, "collective.payload");
     if (what)
         *what = "traffic.packet_length";
-    if (saturn_config_enum(cfg, "sim.workload") != 1 || (payload == 0 && slices == 1))
+    if (strcmp(saturn_config_str(cfg, "sim.workload"), "collective") != 0 || (payload == 0 && slices == 1))
         return (uint32_t)len;
     if (what)
         *what = "floor(collective.payload / collective.slices) + 1";
