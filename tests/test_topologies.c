@@ -801,22 +801,76 @@ static void file_bad_input(void **state)
 
 #define SF "network.topology=slimfly "
 
-/* 2 q^2 routers of network radix (3q - d)/2, diameter 2, for every prime
- * the field construction applies to (q = 4w + d, d = +-1). */
+/* GF(q) for prime powers: addition and multiplication tables form a
+ * field (associative, commutative, distributive, identities, inverses),
+ * the modulus is irreducible of degree m, and the powers of xi are the
+ * q - 1 non-zero elements; not a field for q with two prime factors. */
+static void slimfly_field(void **state)
+{
+    (void)state;
+    static struct gf f; /* 8 KiB of tables */
+    const int qs[] = {2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49, 64}, ms[] = {1, 1, 2, 1, 1, 3, 2,
+                                                                         4, 2, 3, 5, 2, 6};
+    for (int i = 0; i < 13; i++) {
+        int q = qs[i];
+        assert_int_equal(gf_init(&f, q), 0);
+        assert_int_equal(f.q, q);
+        assert_int_equal(f.m, ms[i]);
+        assert_int_equal(f.poly[f.m], 1);
+        for (int a = 0; a < q; a++) {
+            assert_int_equal(f.add[a][0], a);
+            assert_int_equal(f.mul[a][1], a);
+            assert_int_equal(f.mul[a][0], 0);
+            assert_int_equal(f.add[a][f.neg[a]], 0);
+            int inverses = 0;
+            for (int b = 0; b < q; b++) {
+                assert_int_equal(f.add[a][b], f.add[b][a]);
+                assert_int_equal(f.mul[a][b], f.mul[b][a]);
+                inverses += f.mul[a][b] == 1;
+                for (int c = 0; c < q; c++) {
+                    assert_int_equal(f.add[f.add[a][b]][c], f.add[a][f.add[b][c]]);
+                    assert_int_equal(f.mul[f.mul[a][b]][c], f.mul[a][f.mul[b][c]]);
+                    assert_int_equal(f.mul[a][f.add[b][c]], f.add[f.mul[a][b]][f.mul[a][c]]);
+                }
+            }
+            assert_int_equal(inverses, a ? 1 : 0);
+        }
+        /* characteristic p: p ones add to zero */
+        int x = 0;
+        for (int k = 0; k < f.p; k++)
+            x = f.add[x][1];
+        assert_int_equal(x, 0);
+        bool seen[GF_MAX] = {false};
+        for (int e = 0, y = 1; e < q - 1; e++, y = f.mul[y][f.xi]) {
+            assert_false(seen[y]);
+            seen[y] = true;
+        }
+    }
+    const int bad[] = {0, 1, 6, 10, 12, 15, 18, 20, 24, 65};
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(gf_init(&f, bad[i]), -1);
+}
+
+/* 2 q^2 routers of network radix (3q - d)/2, 2 q^2 p nodes, diameter 2,
+ * for every prime power the field construction applies to (q = 4w + d,
+ * d in {-1, 0, 1}). */
 static void slimfly_wiring(void **state)
 {
     (void)state;
     check_wiring(SF "slimfly.q=3 routing.algorithm=min router.vcs=2", 18, 54);
     check_wiring(SF "slimfly.q=5 slimfly.p=2 routing.algorithm=min router.vcs=2", 50, 100);
-    const int qs[] = {5, 7, 11, 13, 17, 19, 23};
-    for (int i = 0; i < 7; i++) {
+    check_wiring(SF "slimfly.q=4 slimfly.p=2 routing.algorithm=min router.vcs=2", 32, 64);
+    const int qs[] = {4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27};
+    for (int i = 0; i < 13; i++) {
         char w[256];
-        snprintf(w, sizeof w, SF "slimfly.q=%d slimfly.p=1 routing.algorithm=min router.vcs=2", qs[i]);
+        int q = qs[i], d = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0, conc = 1 + i % 3;
+        snprintf(w, sizeof w, SF "slimfly.q=%d slimfly.p=%d routing.algorithm=min router.vcs=2",
+                 q, conc);
         struct saturn_config *cfg;
         struct net *n = make(w, &cfg);
         const struct topo *t = &n->topo;
-        int q = qs[i], d = q % 4 == 1 ? 1 : -1;
         assert_int_equal(t->routers, (uint32_t)(2 * q * q));
+        assert_int_equal(t->nodes, (uint32_t)(2 * q * q * conc));
         assert_int_equal(t->radix, (3 * q - d) / 2);
         assert_int_equal(topo_diameter(t), 2);
         for (uint32_t r = 0; r < t->routers; r++)
@@ -831,11 +885,18 @@ static void slimfly_wiring(void **state)
             }
         test_net_free(n, cfg);
     }
-    /* the default concentration is ceil(k'/2) */
-    struct saturn_config *cfg;
-    struct net *n = make(SF "slimfly.q=7 routing.algorithm=min router.vcs=2", &cfg);
-    assert_int_equal(n->topo.conc, 6);
-    test_net_free(n, cfg);
+    /* the default concentration is ceil(k'/2): 6 for q = 7 (k' = 11) and
+     * for q = 8 (k' = 12) */
+    const int defq[] = {7, 8}, defp[] = {6, 6};
+    for (int i = 0; i < 2; i++) {
+        char w[256];
+        snprintf(w, sizeof w, SF "slimfly.q=%d routing.algorithm=min router.vcs=2", defq[i]);
+        struct saturn_config *cfg;
+        struct net *n = make(w, &cfg);
+        assert_int_equal(n->topo.conc, defp[i]);
+        assert_int_equal(n->topo.nodes, (uint32_t)(2 * defq[i] * defq[i] * defp[i]));
+        test_net_free(n, cfg);
+    }
 }
 
 /* min (2 VC classes), val and ugal (4, ugal under random queues): paths
@@ -896,7 +957,9 @@ static void slimfly_saturation(void **state)
 static void slimfly_bad_input(void **state)
 {
     (void)state;
-    expect_error(SF "slimfly.q=9 routing.algorithm=min router.vcs=2", "slimfly.q", "prime");
+    expect_error(SF "slimfly.q=6 routing.algorithm=min router.vcs=2", "slimfly.q", "prime power");
+    expect_error(SF "slimfly.q=12 routing.algorithm=min router.vcs=2", "slimfly.q", "prime power");
+    expect_error(SF "slimfly.q=2 routing.algorithm=min router.vcs=2", "slimfly.q", "4w + d");
     expect_error(SF "routing.algorithm=min router.vcs=1", "router.vcs", "too few VCs");
     expect_error(SF "routing.algorithm=val router.vcs=3", "router.vcs", "4");
     expect_error(SF "routing.algorithm=min router.vcs=2 file.deadlock=updown", "file.deadlock", NULL);
@@ -1128,6 +1191,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(file_zero_load, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_saturation, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_bad_input, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test(slimfly_field),
         cmocka_unit_test(slimfly_wiring),
         cmocka_unit_test(slimfly_routing_acyclic),
         cmocka_unit_test(slimfly_zero_load),
