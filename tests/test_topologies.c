@@ -22,9 +22,11 @@ static struct saturn_config *config_of(const char *words)
     char buf[2048];
     size_t k = 0;
     snprintf(buf, sizeof buf, "%s", words);
-    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && k < 47;
-         w = strtok_r(NULL, " ", &save))
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (k == 47)
+            fail_msg("%s: more than 47 words", words);
         kv[k++] = w;
+    }
     kv[k] = NULL;
     return test_config(kv);
 }
@@ -360,27 +362,47 @@ static void check_zero_load_x(const char *words, uint32_t step, link_excess_fn e
     test_net_free(n, cfg);
 }
 
-/* Accepted load at an offered load beyond saturation, against a bound:
- * within [lo, hi] x bound. */
-static void check_saturation(const char *words, double bound, double lo, double hi)
+/* The saturation checks take a network's words (base) and a point's
+ * (extra): joined into buf (WORDS bytes). */
+enum { WORDS = 2048 };
+/* a crossbar speedup of 2 and output buffers: near the output-queued
+ * throughput the channel bounds assume */
+#define OUTPUT_QUEUED "router.speedup=2 router.out_buf_flits=16"
+/* the saturation points' packets, buffers and measurement */
+#define SAT_RUN "router.buf_flits=16 traffic.packet_length=4 steady.warmup=2000 steady.measure=6000"
+
+static const char *join(char *buf, const char *base, const char *extra)
 {
-    struct saturn_results r = run_words(words);
+    if (snprintf(buf, WORDS, "%s %s", base, extra) >= WORDS)
+        fail_msg("%s %s: longer than %d characters", base, extra, WORDS);
+    return buf;
+}
+
+/* Accepted load at 1 flit/node/cycle offered (beyond saturation), no
+ * drain, against a bound: within [lo, hi] x bound. */
+static void check_saturation(const char *base, const char *extra, double bound, double lo,
+                             double hi)
+{
+    char w[WORDS], x[WORDS];
+    snprintf(x, sizeof x, "%s traffic.flit_rate=1 steady.drain_max=0", extra);
+    struct saturn_results r = run_words(join(w, base, x));
     if (r.accepted < lo * bound || r.accepted > hi * bound)
-        fail_msg("%s: accepted %.4f, bound %.4f (allowed %.2f to %.2f of it)", words,
-                 r.accepted, bound, lo, hi);
+        fail_msg("%s: accepted %.4f, bound %.4f (allowed %.2f to %.2f of it)", w, r.accepted,
+                 bound, lo, hi);
     saturn_results_free(&r);
 }
 
 /* The saturation load against a bound (flits/node/cycle): stable at
  * (1 - margin) bound, saturated at (1 + margin) bound. The busiest
  * channel decides saturation even where other nodes could send more. */
-static void check_saturation_load(const char *words, double bound, double margin)
+static void check_saturation_load(const char *base, const char *extra, double bound,
+                                  double margin)
 {
     for (int side = 0; side < 2; side++) {
-        char w[2048];
-        snprintf(w, sizeof w, "%s traffic.flit_rate=%.6f", words,
+        char w[WORDS], x[WORDS];
+        snprintf(x, sizeof x, "%s traffic.flit_rate=%.6f", extra,
                  bound * (side ? 1 + margin : 1 - margin));
-        struct saturn_results r = run_words(w);
+        struct saturn_results r = run_words(join(w, base, x));
         if (r.saturated != (side == 1))
             fail_msg("%s: %s at %.0f %% of the bound %.4f (accepted %.4f)", w,
                      side ? "not saturated" : "saturated", 100 * (side ? 1 + margin : 1 - margin),
@@ -389,31 +411,32 @@ static void check_saturation_load(const char *words, double bound, double margin
     }
 }
 
-/* The bound saturn model computes for a deterministic routing (flits). */
-static double model_bound(const char *words)
+/* saturn model's bounds (flits/node/cycle): the prediction for a
+ * deterministic routing (split false) or the even-split estimate for a
+ * minimal adaptive one (split true; 0: none). */
+static double model(const char *base, const char *extra, bool split)
 {
-    struct saturn_config *cfg = config_of(words);
+    char w[WORDS];
+    struct saturn_config *cfg = config_of(join(w, base, extra));
     struct saturn_bounds b;
     struct saturn_error err = {0};
     if (saturn_bounds(cfg, &b, &err))
-        fail_msg("%s", err.msg);
+        fail_msg("%s: %s", w, err.msg);
     double m = (double)saturn_config_int(cfg, "traffic.packet_length");
     saturn_config_free(cfg);
-    return b.predicted * m;
+    return (split ? b.channel_split : b.predicted) * m;
 }
 
-/* saturn model's even-split estimate for a minimal adaptive routing (flits;
- * 0: none). */
-static double model_split(const char *words)
+/* topo_uniform_bound of the network the words build (flits/node/cycle):
+ * minimal routing split evenly over the shortest next hops. */
+static double uniform_bound(const char *base, const char *extra)
 {
-    struct saturn_config *cfg = config_of(words);
-    struct saturn_bounds b;
-    struct saturn_error err = {0};
-    if (saturn_bounds(cfg, &b, &err))
-        fail_msg("%s", err.msg);
-    double m = (double)saturn_config_int(cfg, "traffic.packet_length");
-    saturn_config_free(cfg);
-    return b.channel_split * m;
+    char w[WORDS];
+    struct saturn_config *cfg;
+    struct net *n = make(join(w, base, extra), &cfg);
+    double bound = topo_uniform_bound(&n->topo);
+    test_net_free(n, cfg);
+    return bound;
 }
 
 static void expect_error(const char *words, const char *key, const char *text)
@@ -518,21 +541,13 @@ static void fattree_zero_load(void **state)
 static void fattree_saturation(void **state)
 {
     (void)state;
-    const char *base = FT "fattree.k=4 fattree.n=2 router.vcs=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=adversarial", base);
-    assert_true(fabs(model_bound(w) - 1.0 / 3) < 1e-9);
-    check_saturation_load(w, 1.0 / 3, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=adversarial "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=uniform "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=uniform "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
+    const char *base = FT "fattree.k=4 fattree.n=2 router.vcs=2 " SAT_RUN;
+    const char *rotation = "routing.algorithm=dmodk traffic.pattern=adversarial";
+    assert_true(fabs(model(base, rotation, false) - 1.0 / 3) < 1e-9);
+    check_saturation_load(base, rotation, 1.0 / 3, 0.1);
+    check_saturation(base, "routing.algorithm=nca traffic.pattern=adversarial", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=nca traffic.pattern=uniform", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=dmodk traffic.pattern=uniform", 1.0, 0.70, 1.0);
 }
 
 static void fattree_bad_input(void **state)
@@ -590,17 +605,15 @@ static void hyperx_uniform_bound(void **state)
 static void hyperx_routing_acyclic(void **state)
 {
     (void)state;
-    const char *net = HX "hyperx.s=3,3 hyperx.links=2,1 hyperx.t=2 router.vcs=2 ";
-    char w[512];
-    snprintf(w, sizeof w, "%s routing.algorithm=dor router.vcs=1", net);
-    assert_false(routing_has_cycle(w, 2, true, false, 2));
-    snprintf(w, sizeof w, "%s routing.algorithm=min", net);
-    assert_false(routing_has_cycle(w, 2, true, false, 2));
-    snprintf(w, sizeof w, "%s routing.algorithm=val", net);
-    assert_false(routing_has_cycle(w, 12, false, false, 4));
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal", net);
+    const char *net = HX "hyperx.s=3,3 hyperx.links=2,1 hyperx.t=2 router.vcs=2";
+    char w[WORDS];
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=dor router.vcs=1"),
+                                   2, true, false, 2));
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=min"), 2, true, false, 2));
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=val"), 12, false, false, 4));
     uint64_t longer = 0;
-    assert_false(routing_has_cycle_n(w, 12, false, true, 4, &longer));
+    assert_false(routing_has_cycle_n(join(w, net, "routing.algorithm=ugal"),
+                                     12, false, true, 4, &longer));
     assert_true(longer > 0); /* random queues made it misroute */
     assert_false(routing_has_cycle(HX "hyperx.s=2,2,3 hyperx.t=1 router.vcs=3 routing.algorithm=min",
                                    1, true, false, 3));
@@ -622,26 +635,17 @@ static void hyperx_zero_load(void **state)
 static void hyperx_saturation(void **state)
 {
     (void)state;
-    const char *base = HX "hyperx.s=4,4 hyperx.t=2 router.vcs=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
-    assert_true(fabs(model_bound(w) - 0.5) < 1e-9);
+    const char *base = HX "hyperx.s=4,4 hyperx.t=2 router.vcs=2 " SAT_RUN;
+    const char *shift = "routing.algorithm=dor traffic.pattern=adversarial";
+    assert_true(fabs(model(base, shift, false) - 0.5) < 1e-9);
     /* min's estimate: the shift is one hop, the one direct link (K/T) */
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
-    assert_true(fabs(model_split(w) - 0.5) < 1e-9);
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
-    check_saturation_load(w, 0.5, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=uniform traffic.flit_rate=1 "
-                          "steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=uniform traffic.flit_rate=1 "
-                          "steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
+    assert_true(fabs(model(base, "routing.algorithm=min traffic.pattern=adversarial", true) - 0.5) <
+                1e-9);
+    check_saturation_load(base, shift, 0.5, 0.1);
+    check_saturation(base, "routing.algorithm=dor traffic.pattern=uniform", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=min traffic.pattern=uniform", 1.0, 0.70, 1.0);
     /* ugal beats DOR's single link under the shift */
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal traffic.pattern=adversarial "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 0.5, 1.2, 2.0);
+    check_saturation(base, "routing.algorithm=ugal traffic.pattern=adversarial", 0.5, 1.2, 2.0);
 }
 
 static void hyperx_bad_input(void **state)
@@ -761,12 +765,9 @@ static void file_saturation(void **state)
     char *w = file_words(dir, "d.net", dumbbell_net,
                          "router.vcs=3 router.buf_flits=16 traffic.packet_length=4 "
                          "steady.warmup=2000 steady.measure=8000");
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
+    double bound = uniform_bound(w, "");
     assert_true(fabs(bound - 15.0 / 64) < 1e-9);
-    check_saturation_load(w, bound, 0.1);
+    check_saturation_load(w, "", bound, 0.1);
 }
 
 static void file_bad_input(void **state)
@@ -931,27 +932,16 @@ static void slimfly_zero_load(void **state)
 static void slimfly_saturation(void **state)
 {
     (void)state;
-    const char *base = SF "slimfly.q=5 slimfly.p=4 router.buf_flits=16 traffic.packet_length=4 "
-                          "steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
-                          "traffic.adv_shift=2", base);
-    check_saturation_load(w, 1.0 / 8, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2", base);
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
-    bound = bound < 1 ? bound : 1;
+    const char *base = SF "slimfly.q=5 slimfly.p=4 " SAT_RUN;
+    check_saturation_load(base, "routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
+                                "traffic.adv_shift=2", 1.0 / 8, 0.1);
+    double bound = fmin(uniform_bound(base, "routing.algorithm=min router.vcs=2"), 1);
     /* a radix-11 input-queued router reaches some 60 % of it (its
      * separable allocator); output buffers and a speedup of 2, 85 % */
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
-                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
-    check_saturation(w, bound, 0.80, 1.0);
+    check_saturation(base, "routing.algorithm=min router.vcs=4 " OUTPUT_QUEUED, bound, 0.80, 1.0);
     /* ugal leaves the column's links */
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=4 traffic.pattern=adversarial "
-                          "traffic.adv_shift=2 traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0 / 8, 1.5, 4);
+    check_saturation(base, "routing.algorithm=ugal router.vcs=4 traffic.pattern=adversarial "
+                           "traffic.adv_shift=2", 1.0 / 8, 1.5, 4);
 }
 
 static void slimfly_bad_input(void **state)
@@ -1028,17 +1018,17 @@ static void megafly_wiring(void **state)
 static void megafly_routing_acyclic(void **state)
 {
     (void)state;
-    const char *m = MF "megafly.p=1 megafly.a=3 megafly.s=2 megafly.h=2 ";
-    char w[512];
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=1", m);
-    assert_false(routing_has_cycle(w, 3, true, false, 3));
+    const char *m = MF "megafly.p=1 megafly.a=3 megafly.s=2 megafly.h=2";
+    char w[WORDS];
+    assert_false(routing_has_cycle(join(w, m, "routing.algorithm=min router.vcs=1"),
+                                   3, true, false, 3));
     uint64_t longer = 0;
-    snprintf(w, sizeof w, "%s routing.algorithm=val router.vcs=2", m);
-    assert_false(routing_has_cycle_n(w, 12, false, false, 6, &longer));
+    assert_false(routing_has_cycle_n(join(w, m, "routing.algorithm=val router.vcs=2"),
+                                     12, false, false, 6, &longer));
     assert_true(longer > 0);
     longer = 0;
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=2", m);
-    assert_false(routing_has_cycle_n(w, 6, false, true, 6, &longer));
+    assert_false(routing_has_cycle_n(join(w, m, "routing.algorithm=ugal router.vcs=2"),
+                                     6, false, true, 6, &longer));
     assert_true(longer > 0);
 }
 
@@ -1070,36 +1060,22 @@ static void megafly_zero_load(void **state)
 static void megafly_saturation(void **state)
 {
     (void)state;
-    const char *base = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
+    const char *base = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 " SAT_RUN;
+    const char *adv = "routing.algorithm=min traffic.pattern=adversarial";
     /* saturn model's estimate (every inter-group path is unique) */
-    assert_true(fabs(model_split(w) - 1.0 / 4) < 1e-9);
-    check_saturation_load(w, 1.0 / 4, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=min", base);
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
-    bound = bound < 1 ? bound : 1;
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
-                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
-    check_saturation(w, bound, 0.80, 1.0);
+    assert_true(fabs(model(base, adv, true) - 1.0 / 4) < 1e-9);
+    check_saturation_load(base, adv, 1.0 / 4, 0.1);
+    double bound = fmin(uniform_bound(base, "routing.algorithm=min"), 1);
+    check_saturation(base, "routing.algorithm=min router.vcs=4 " OUTPUT_QUEUED, bound, 0.80, 1.0);
     /* with h = 4 (9 groups) a group has 8 global links for its 4 nodes:
      * Valiant's bound is 1 flit/node/cycle, min's still 1/(a p) = 1/4; an
      * input-queued router with a speedup of 2 reaches some 0.7 (val) and
      * 0.57 (ugal, whose minimal share stays on the one link) */
-    const char *wide = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=4 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 "
-                          "router.vcs=4 traffic.pattern=adversarial traffic.flit_rate=1 "
-                          "steady.drain_max=0 router.speedup=2 router.out_buf_flits=16";
-    snprintf(w, sizeof w, "%s routing.algorithm=min", wide);
-    check_saturation(w, 1.0 / 4, 0.9, 1.01);
-    snprintf(w, sizeof w, "%s routing.algorithm=val", wide);
-    check_saturation(w, 1.0 / 4, 2.2, 4);
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal", wide);
-    check_saturation(w, 1.0 / 4, 1.8, 4);
+    const char *wide = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=4 " SAT_RUN
+                          " router.vcs=4 traffic.pattern=adversarial " OUTPUT_QUEUED;
+    check_saturation(wide, "routing.algorithm=min", 1.0 / 4, 0.9, 1.01);
+    check_saturation(wide, "routing.algorithm=val", 1.0 / 4, 2.2, 4);
+    check_saturation(wide, "routing.algorithm=ugal", 1.0 / 4, 1.8, 4);
 }
 
 static void megafly_bad_input(void **state)

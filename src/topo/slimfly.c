@@ -146,7 +146,8 @@ static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
                 uint32_t r = (uint32_t)s * qq + (uint32_t)(a * q + b);
                 size_t at = (size_t)r * (size_t)t->radix;
                 for (int j = 0; j < half; j++) {
-                    t->adj[at + (size_t)j] = (uint32_t)s * qq + (uint32_t)(a * q + f.add[b][X[s][j]]);
+                    t->adj[at + (size_t)j] =
+                        (uint32_t)s * qq + (uint32_t)(a * q + f.add[b][X[s][j]]);
                     t->adj_port[at + (size_t)j] = (uint8_t)neg[s][j];
                 }
                 for (int o = 0; o < q; o++) { /* s = 0: o is m; s = 1: o is x */
