@@ -617,12 +617,28 @@ static void hyperx_routing_acyclic(void **state)
     assert_true(longer > 0); /* random queues made it misroute */
     assert_false(routing_has_cycle(HX "hyperx.s=2,2,3 hyperx.t=1 router.vcs=3 routing.algorithm=min",
                                    1, true, false, 3));
+    /* dal: every candidate (minimal group and deroutes) followed; at most
+     * 2n hops (one deroute and one aligning hop a dimension), some of
+     * them longer than the distance, and with 2n VC classes no cycle */
+    longer = 0;
+    assert_false(routing_has_cycle_n(join(w, net, "routing.algorithm=dal router.vcs=4"),
+                                     1, false, true, 4, &longer));
+    assert_true(longer > 0);
+    longer = 0;
+    assert_false(routing_has_cycle_n(HX "hyperx.s=3,2,3 hyperx.t=1 router.vcs=6 "
+                                        "routing.algorithm=dal",
+                                     1, false, true, 6, &longer));
+    assert_true(longer > 0);
 }
 
 static void hyperx_zero_load(void **state)
 {
     (void)state;
     check_zero_load(HX "hyperx.s=3,4 hyperx.links=1,2 hyperx.t=2 routing.algorithm=dor", 1);
+    /* dal with empty queues: the minimal group, never a deroute */
+    check_zero_load(HX "hyperx.s=3,4 hyperx.links=1,2 hyperx.t=2 routing.algorithm=dal "
+                       "router.vcs=4",
+                    2);
     check_zero_load(HX "hyperx.s=4,4 hyperx.t=2 routing.algorithm=min router.route_delay=1 "
                        "router.xbar_delay=1 router.link_latency=4 router.credit_delay=4 "
                        "router.buf_flits=16",
@@ -646,6 +662,9 @@ static void hyperx_saturation(void **state)
     check_saturation(base, "routing.algorithm=min traffic.pattern=uniform", 1.0, 0.70, 1.0);
     /* ugal beats DOR's single link under the shift */
     check_saturation(base, "routing.algorithm=ugal traffic.pattern=adversarial", 0.5, 1.2, 2.0);
+    /* and so does dal, derouting in dimension 0 when its direct links fill */
+    check_saturation(base, "routing.algorithm=dal router.vcs=4 traffic.pattern=adversarial", 0.5,
+                     1.2, 2.0);
 }
 
 static void hyperx_bad_input(void **state)
@@ -653,12 +672,14 @@ static void hyperx_bad_input(void **state)
     (void)state;
     expect_error(HX "routing.algorithm=min hyperx.s=4,4,4 router.vcs=2", "router.vcs", "needs 3");
     expect_error(HX "routing.algorithm=val router.vcs=1", "router.vcs", "needs 2");
+    expect_error(HX "routing.algorithm=dal router.vcs=3", "router.vcs", "needs 4");
+    expect_error(HX "routing.algorithm=dal router.vcs=4 ugal.threshold=1", "ugal.threshold", NULL);
     expect_error(HX "routing.algorithm=dor hyperx.s=4,4 hyperx.links=1,2,3", "hyperx.links", NULL);
     expect_error(HX "routing.algorithm=dor hyperx.s=16,16,16 hyperx.links=2", "hyperx.s", "64");
     expect_error(HX "routing.algorithm=dor traffic.pattern=adversarial traffic.adv_shift=4",
                  "traffic.adv_shift", NULL);
     expect_error(HX "routing.algorithm=dor routing.dateline=classic", "routing.dateline", NULL);
-    expect_error(HX "routing.algorithm=ectn", "routing.algorithm", "dor, min, val, ugal");
+    expect_error(HX "routing.algorithm=ectn", "routing.algorithm", "dor, min, val, ugal, dal");
     expect_error(HX "routing.algorithm=val val.intermediate=group", "val.intermediate", NULL);
 }
 
