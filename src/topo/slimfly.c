@@ -100,12 +100,7 @@ static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
     for (int e = 1; e < q; e++)
         pw[e] = f.mul[pw[e - 1]][f.xi];
     int nx = 0, nxp = 0;
-    if (h.delta == 0) {
-        for (int e = 0; e < q - 1; e += 2) {
-            X[0][nx++] = pw[e];
-            X[1][nxp++] = pw[(e + 1) % (q - 1)];
-        }
-    } else if (h.delta == 1) {
+    if (h.delta >= 0) { /* d = 0: the last odd power is xi^(q-1) = pw[q-1] = 1 */
         for (int e = 0; e < q - 1; e += 2) {
             X[0][nx++] = pw[e];
             X[1][nxp++] = pw[e + 1];
