@@ -22,9 +22,11 @@ static struct saturn_config *config_of(const char *words)
     char buf[2048];
     size_t k = 0;
     snprintf(buf, sizeof buf, "%s", words);
-    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w && k < 47;
-         w = strtok_r(NULL, " ", &save))
+    for (char *save = NULL, *w = strtok_r(buf, " ", &save); w; w = strtok_r(NULL, " ", &save)) {
+        if (k == 47)
+            fail_msg("%s: more than 47 words", words);
         kv[k++] = w;
+    }
     kv[k] = NULL;
     return test_config(kv);
 }
@@ -360,27 +362,47 @@ static void check_zero_load_x(const char *words, uint32_t step, link_excess_fn e
     test_net_free(n, cfg);
 }
 
-/* Accepted load at an offered load beyond saturation, against a bound:
- * within [lo, hi] x bound. */
-static void check_saturation(const char *words, double bound, double lo, double hi)
+/* The saturation checks take a network's words (base) and a point's
+ * (extra): joined into buf (WORDS bytes). */
+enum { WORDS = 2048 };
+/* a crossbar speedup of 2 and output buffers: near the output-queued
+ * throughput the channel bounds assume */
+#define OUTPUT_QUEUED "router.speedup=2 router.out_buf_flits=16"
+/* the saturation points' packets, buffers and measurement */
+#define SAT_RUN "router.buf_flits=16 traffic.packet_length=4 steady.warmup=2000 steady.measure=6000"
+
+static const char *join(char *buf, const char *base, const char *extra)
 {
-    struct saturn_results r = run_words(words);
+    if (snprintf(buf, WORDS, "%s %s", base, extra) >= WORDS)
+        fail_msg("%s %s: longer than %d characters", base, extra, WORDS);
+    return buf;
+}
+
+/* Accepted load at 1 flit/node/cycle offered (beyond saturation), no
+ * drain, against a bound: within [lo, hi] x bound. */
+static void check_saturation(const char *base, const char *extra, double bound, double lo,
+                             double hi)
+{
+    char w[WORDS], x[WORDS];
+    snprintf(x, sizeof x, "%s traffic.flit_rate=1 steady.drain_max=0", extra);
+    struct saturn_results r = run_words(join(w, base, x));
     if (r.accepted < lo * bound || r.accepted > hi * bound)
-        fail_msg("%s: accepted %.4f, bound %.4f (allowed %.2f to %.2f of it)", words,
-                 r.accepted, bound, lo, hi);
+        fail_msg("%s: accepted %.4f, bound %.4f (allowed %.2f to %.2f of it)", w, r.accepted,
+                 bound, lo, hi);
     saturn_results_free(&r);
 }
 
 /* The saturation load against a bound (flits/node/cycle): stable at
  * (1 - margin) bound, saturated at (1 + margin) bound. The busiest
  * channel decides saturation even where other nodes could send more. */
-static void check_saturation_load(const char *words, double bound, double margin)
+static void check_saturation_load(const char *base, const char *extra, double bound,
+                                  double margin)
 {
     for (int side = 0; side < 2; side++) {
-        char w[2048];
-        snprintf(w, sizeof w, "%s traffic.flit_rate=%.6f", words,
+        char w[WORDS], x[WORDS];
+        snprintf(x, sizeof x, "%s traffic.flit_rate=%.6f", extra,
                  bound * (side ? 1 + margin : 1 - margin));
-        struct saturn_results r = run_words(w);
+        struct saturn_results r = run_words(join(w, base, x));
         if (r.saturated != (side == 1))
             fail_msg("%s: %s at %.0f %% of the bound %.4f (accepted %.4f)", w,
                      side ? "not saturated" : "saturated", 100 * (side ? 1 + margin : 1 - margin),
@@ -389,31 +411,32 @@ static void check_saturation_load(const char *words, double bound, double margin
     }
 }
 
-/* The bound saturn model computes for a deterministic routing (flits). */
-static double model_bound(const char *words)
+/* saturn model's bounds (flits/node/cycle): the prediction for a
+ * deterministic routing (split false) or the even-split estimate for a
+ * minimal adaptive one (split true; 0: none). */
+static double model(const char *base, const char *extra, bool split)
 {
-    struct saturn_config *cfg = config_of(words);
+    char w[WORDS];
+    struct saturn_config *cfg = config_of(join(w, base, extra));
     struct saturn_bounds b;
     struct saturn_error err = {0};
     if (saturn_bounds(cfg, &b, &err))
-        fail_msg("%s", err.msg);
+        fail_msg("%s: %s", w, err.msg);
     double m = (double)saturn_config_int(cfg, "traffic.packet_length");
     saturn_config_free(cfg);
-    return b.predicted * m;
+    return (split ? b.channel_split : b.predicted) * m;
 }
 
-/* saturn model's even-split estimate for a minimal adaptive routing (flits;
- * 0: none). */
-static double model_split(const char *words)
+/* topo_uniform_bound of the network the words build (flits/node/cycle):
+ * minimal routing split evenly over the shortest next hops. */
+static double uniform_bound(const char *base, const char *extra)
 {
-    struct saturn_config *cfg = config_of(words);
-    struct saturn_bounds b;
-    struct saturn_error err = {0};
-    if (saturn_bounds(cfg, &b, &err))
-        fail_msg("%s", err.msg);
-    double m = (double)saturn_config_int(cfg, "traffic.packet_length");
-    saturn_config_free(cfg);
-    return b.channel_split * m;
+    char w[WORDS];
+    struct saturn_config *cfg;
+    struct net *n = make(join(w, base, extra), &cfg);
+    double bound = topo_uniform_bound(&n->topo);
+    test_net_free(n, cfg);
+    return bound;
 }
 
 static void expect_error(const char *words, const char *key, const char *text)
@@ -518,21 +541,13 @@ static void fattree_zero_load(void **state)
 static void fattree_saturation(void **state)
 {
     (void)state;
-    const char *base = FT "fattree.k=4 fattree.n=2 router.vcs=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=adversarial", base);
-    assert_true(fabs(model_bound(w) - 1.0 / 3) < 1e-9);
-    check_saturation_load(w, 1.0 / 3, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=adversarial "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=nca traffic.pattern=uniform "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=dmodk traffic.pattern=uniform "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
+    const char *base = FT "fattree.k=4 fattree.n=2 router.vcs=2 " SAT_RUN;
+    const char *rotation = "routing.algorithm=dmodk traffic.pattern=adversarial";
+    assert_true(fabs(model(base, rotation, false) - 1.0 / 3) < 1e-9);
+    check_saturation_load(base, rotation, 1.0 / 3, 0.1);
+    check_saturation(base, "routing.algorithm=nca traffic.pattern=adversarial", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=nca traffic.pattern=uniform", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=dmodk traffic.pattern=uniform", 1.0, 0.70, 1.0);
 }
 
 static void fattree_bad_input(void **state)
@@ -590,26 +605,40 @@ static void hyperx_uniform_bound(void **state)
 static void hyperx_routing_acyclic(void **state)
 {
     (void)state;
-    const char *net = HX "hyperx.s=3,3 hyperx.links=2,1 hyperx.t=2 router.vcs=2 ";
-    char w[512];
-    snprintf(w, sizeof w, "%s routing.algorithm=dor router.vcs=1", net);
-    assert_false(routing_has_cycle(w, 2, true, false, 2));
-    snprintf(w, sizeof w, "%s routing.algorithm=min", net);
-    assert_false(routing_has_cycle(w, 2, true, false, 2));
-    snprintf(w, sizeof w, "%s routing.algorithm=val", net);
-    assert_false(routing_has_cycle(w, 12, false, false, 4));
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal", net);
+    const char *net = HX "hyperx.s=3,3 hyperx.links=2,1 hyperx.t=2 router.vcs=2";
+    char w[WORDS];
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=dor router.vcs=1"),
+                                   2, true, false, 2));
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=min"), 2, true, false, 2));
+    assert_false(routing_has_cycle(join(w, net, "routing.algorithm=val"), 12, false, false, 4));
     uint64_t longer = 0;
-    assert_false(routing_has_cycle_n(w, 12, false, true, 4, &longer));
+    assert_false(routing_has_cycle_n(join(w, net, "routing.algorithm=ugal"),
+                                     12, false, true, 4, &longer));
     assert_true(longer > 0); /* random queues made it misroute */
     assert_false(routing_has_cycle(HX "hyperx.s=2,2,3 hyperx.t=1 router.vcs=3 routing.algorithm=min",
                                    1, true, false, 3));
+    /* dal: every candidate (minimal group and deroutes) followed; at most
+     * 2n hops (one deroute and one aligning hop a dimension), some of
+     * them longer than the distance, and with 2n VC classes no cycle */
+    longer = 0;
+    assert_false(routing_has_cycle_n(join(w, net, "routing.algorithm=dal router.vcs=4"),
+                                     1, false, true, 4, &longer));
+    assert_true(longer > 0);
+    longer = 0;
+    assert_false(routing_has_cycle_n(HX "hyperx.s=3,2,3 hyperx.t=1 router.vcs=6 "
+                                        "routing.algorithm=dal",
+                                     1, false, true, 6, &longer));
+    assert_true(longer > 0);
 }
 
 static void hyperx_zero_load(void **state)
 {
     (void)state;
     check_zero_load(HX "hyperx.s=3,4 hyperx.links=1,2 hyperx.t=2 routing.algorithm=dor", 1);
+    /* dal with empty queues: the minimal group, never a deroute */
+    check_zero_load(HX "hyperx.s=3,4 hyperx.links=1,2 hyperx.t=2 routing.algorithm=dal "
+                       "router.vcs=4",
+                    2);
     check_zero_load(HX "hyperx.s=4,4 hyperx.t=2 routing.algorithm=min router.route_delay=1 "
                        "router.xbar_delay=1 router.link_latency=4 router.credit_delay=4 "
                        "router.buf_flits=16",
@@ -622,26 +651,20 @@ static void hyperx_zero_load(void **state)
 static void hyperx_saturation(void **state)
 {
     (void)state;
-    const char *base = HX "hyperx.s=4,4 hyperx.t=2 router.vcs=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
-    assert_true(fabs(model_bound(w) - 0.5) < 1e-9);
+    const char *base = HX "hyperx.s=4,4 hyperx.t=2 router.vcs=2 " SAT_RUN;
+    const char *shift = "routing.algorithm=dor traffic.pattern=adversarial";
+    assert_true(fabs(model(base, shift, false) - 0.5) < 1e-9);
     /* min's estimate: the shift is one hop, the one direct link (K/T) */
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
-    assert_true(fabs(model_split(w) - 0.5) < 1e-9);
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=adversarial", base);
-    check_saturation_load(w, 0.5, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=dor traffic.pattern=uniform traffic.flit_rate=1 "
-                          "steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=uniform traffic.flit_rate=1 "
-                          "steady.drain_max=0", base);
-    check_saturation(w, 1.0, 0.70, 1.0);
+    assert_true(fabs(model(base, "routing.algorithm=min traffic.pattern=adversarial", true) - 0.5) <
+                1e-9);
+    check_saturation_load(base, shift, 0.5, 0.1);
+    check_saturation(base, "routing.algorithm=dor traffic.pattern=uniform", 1.0, 0.70, 1.0);
+    check_saturation(base, "routing.algorithm=min traffic.pattern=uniform", 1.0, 0.70, 1.0);
     /* ugal beats DOR's single link under the shift */
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal traffic.pattern=adversarial "
-                          "traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 0.5, 1.2, 2.0);
+    check_saturation(base, "routing.algorithm=ugal traffic.pattern=adversarial", 0.5, 1.2, 2.0);
+    /* and so does dal, derouting in dimension 0 when its direct links fill */
+    check_saturation(base, "routing.algorithm=dal router.vcs=4 traffic.pattern=adversarial", 0.5,
+                     1.2, 2.0);
 }
 
 static void hyperx_bad_input(void **state)
@@ -649,12 +672,14 @@ static void hyperx_bad_input(void **state)
     (void)state;
     expect_error(HX "routing.algorithm=min hyperx.s=4,4,4 router.vcs=2", "router.vcs", "needs 3");
     expect_error(HX "routing.algorithm=val router.vcs=1", "router.vcs", "needs 2");
+    expect_error(HX "routing.algorithm=dal router.vcs=3", "router.vcs", "needs 4");
+    expect_error(HX "routing.algorithm=dal router.vcs=4 ugal.threshold=1", "ugal.threshold", NULL);
     expect_error(HX "routing.algorithm=dor hyperx.s=4,4 hyperx.links=1,2,3", "hyperx.links", NULL);
     expect_error(HX "routing.algorithm=dor hyperx.s=16,16,16 hyperx.links=2", "hyperx.s", "64");
     expect_error(HX "routing.algorithm=dor traffic.pattern=adversarial traffic.adv_shift=4",
                  "traffic.adv_shift", NULL);
     expect_error(HX "routing.algorithm=dor routing.dateline=classic", "routing.dateline", NULL);
-    expect_error(HX "routing.algorithm=ectn", "routing.algorithm", "dor, min, val, ugal");
+    expect_error(HX "routing.algorithm=ectn", "routing.algorithm", "dor, min, val, ugal, dal");
     expect_error(HX "routing.algorithm=val val.intermediate=group", "val.intermediate", NULL);
 }
 
@@ -761,12 +786,9 @@ static void file_saturation(void **state)
     char *w = file_words(dir, "d.net", dumbbell_net,
                          "router.vcs=3 router.buf_flits=16 traffic.packet_length=4 "
                          "steady.warmup=2000 steady.measure=8000");
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
+    double bound = uniform_bound(w, "");
     assert_true(fabs(bound - 15.0 / 64) < 1e-9);
-    check_saturation_load(w, bound, 0.1);
+    check_saturation_load(w, "", bound, 0.1);
 }
 
 static void file_bad_input(void **state)
@@ -801,22 +823,76 @@ static void file_bad_input(void **state)
 
 #define SF "network.topology=slimfly "
 
-/* 2 q^2 routers of network radix (3q - d)/2, diameter 2, for every prime
- * the field construction applies to (q = 4w + d, d = +-1). */
+/* GF(q) for prime powers: addition and multiplication tables form a
+ * field (associative, commutative, distributive, identities, inverses),
+ * the modulus is irreducible of degree m, and the powers of xi are the
+ * q - 1 non-zero elements; not a field for q with two prime factors. */
+static void slimfly_field(void **state)
+{
+    (void)state;
+    static struct gf f; /* 8 KiB of tables */
+    const int qs[] = {2, 3, 4, 5, 7, 8, 9, 16, 25, 27, 32, 49, 64}, ms[] = {1, 1, 2, 1, 1, 3, 2,
+                                                                         4, 2, 3, 5, 2, 6};
+    for (int i = 0; i < 13; i++) {
+        int q = qs[i];
+        assert_int_equal(gf_init(&f, q), 0);
+        assert_int_equal(f.q, q);
+        assert_int_equal(f.m, ms[i]);
+        assert_int_equal(f.poly[f.m], 1);
+        for (int a = 0; a < q; a++) {
+            assert_int_equal(f.add[a][0], a);
+            assert_int_equal(f.mul[a][1], a);
+            assert_int_equal(f.mul[a][0], 0);
+            assert_int_equal(f.add[a][f.neg[a]], 0);
+            int inverses = 0;
+            for (int b = 0; b < q; b++) {
+                assert_int_equal(f.add[a][b], f.add[b][a]);
+                assert_int_equal(f.mul[a][b], f.mul[b][a]);
+                inverses += f.mul[a][b] == 1;
+                for (int c = 0; c < q; c++) {
+                    assert_int_equal(f.add[f.add[a][b]][c], f.add[a][f.add[b][c]]);
+                    assert_int_equal(f.mul[f.mul[a][b]][c], f.mul[a][f.mul[b][c]]);
+                    assert_int_equal(f.mul[a][f.add[b][c]], f.add[f.mul[a][b]][f.mul[a][c]]);
+                }
+            }
+            assert_int_equal(inverses, a ? 1 : 0);
+        }
+        /* characteristic p: p ones add to zero */
+        int x = 0;
+        for (int k = 0; k < f.p; k++)
+            x = f.add[x][1];
+        assert_int_equal(x, 0);
+        bool seen[GF_MAX] = {false};
+        for (int e = 0, y = 1; e < q - 1; e++, y = f.mul[y][f.xi]) {
+            assert_false(seen[y]);
+            seen[y] = true;
+        }
+    }
+    const int bad[] = {0, 1, 6, 10, 12, 15, 18, 20, 24, 65};
+    for (int i = 0; i < 10; i++)
+        assert_int_equal(gf_init(&f, bad[i]), -1);
+}
+
+/* 2 q^2 routers of network radix (3q - d)/2, 2 q^2 p nodes, diameter 2,
+ * for every prime power the field construction applies to (q = 4w + d,
+ * d in {-1, 0, 1}). */
 static void slimfly_wiring(void **state)
 {
     (void)state;
     check_wiring(SF "slimfly.q=3 routing.algorithm=min router.vcs=2", 18, 54);
     check_wiring(SF "slimfly.q=5 slimfly.p=2 routing.algorithm=min router.vcs=2", 50, 100);
-    const int qs[] = {5, 7, 11, 13, 17, 19, 23};
-    for (int i = 0; i < 7; i++) {
+    check_wiring(SF "slimfly.q=4 slimfly.p=2 routing.algorithm=min router.vcs=2", 32, 64);
+    const int qs[] = {4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27};
+    for (int i = 0; i < 13; i++) {
         char w[256];
-        snprintf(w, sizeof w, SF "slimfly.q=%d slimfly.p=1 routing.algorithm=min router.vcs=2", qs[i]);
+        int q = qs[i], d = q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : 0, conc = 1 + i % 3;
+        snprintf(w, sizeof w, SF "slimfly.q=%d slimfly.p=%d routing.algorithm=min router.vcs=2",
+                 q, conc);
         struct saturn_config *cfg;
         struct net *n = make(w, &cfg);
         const struct topo *t = &n->topo;
-        int q = qs[i], d = q % 4 == 1 ? 1 : -1;
         assert_int_equal(t->routers, (uint32_t)(2 * q * q));
+        assert_int_equal(t->nodes, (uint32_t)(2 * q * q * conc));
         assert_int_equal(t->radix, (3 * q - d) / 2);
         assert_int_equal(topo_diameter(t), 2);
         for (uint32_t r = 0; r < t->routers; r++)
@@ -831,11 +907,18 @@ static void slimfly_wiring(void **state)
             }
         test_net_free(n, cfg);
     }
-    /* the default concentration is ceil(k'/2) */
-    struct saturn_config *cfg;
-    struct net *n = make(SF "slimfly.q=7 routing.algorithm=min router.vcs=2", &cfg);
-    assert_int_equal(n->topo.conc, 6);
-    test_net_free(n, cfg);
+    /* the default concentration is ceil(k'/2): 6 for q = 7 (k' = 11) and
+     * for q = 8 (k' = 12) */
+    const int defq[] = {7, 8}, defp[] = {6, 6};
+    for (int i = 0; i < 2; i++) {
+        char w[256];
+        snprintf(w, sizeof w, SF "slimfly.q=%d routing.algorithm=min router.vcs=2", defq[i]);
+        struct saturn_config *cfg;
+        struct net *n = make(w, &cfg);
+        assert_int_equal(n->topo.conc, defp[i]);
+        assert_int_equal(n->topo.nodes, (uint32_t)(2 * defq[i] * defq[i] * defp[i]));
+        test_net_free(n, cfg);
+    }
 }
 
 /* min (2 VC classes), val and ugal (4, ugal under random queues): paths
@@ -870,33 +953,24 @@ static void slimfly_zero_load(void **state)
 static void slimfly_saturation(void **state)
 {
     (void)state;
-    const char *base = SF "slimfly.q=5 slimfly.p=4 router.buf_flits=16 traffic.packet_length=4 "
-                          "steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
-                          "traffic.adv_shift=2", base);
-    check_saturation_load(w, 1.0 / 8, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=2", base);
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
-    bound = bound < 1 ? bound : 1;
+    const char *base = SF "slimfly.q=5 slimfly.p=4 " SAT_RUN;
+    check_saturation_load(base, "routing.algorithm=min router.vcs=2 traffic.pattern=adversarial "
+                                "traffic.adv_shift=2", 1.0 / 8, 0.1);
+    double bound = fmin(uniform_bound(base, "routing.algorithm=min router.vcs=2"), 1);
     /* a radix-11 input-queued router reaches some 60 % of it (its
      * separable allocator); output buffers and a speedup of 2, 85 % */
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
-                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
-    check_saturation(w, bound, 0.80, 1.0);
+    check_saturation(base, "routing.algorithm=min router.vcs=4 " OUTPUT_QUEUED, bound, 0.80, 1.0);
     /* ugal leaves the column's links */
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=4 traffic.pattern=adversarial "
-                          "traffic.adv_shift=2 traffic.flit_rate=1 steady.drain_max=0", base);
-    check_saturation(w, 1.0 / 8, 1.5, 4);
+    check_saturation(base, "routing.algorithm=ugal router.vcs=4 traffic.pattern=adversarial "
+                           "traffic.adv_shift=2", 1.0 / 8, 1.5, 4);
 }
 
 static void slimfly_bad_input(void **state)
 {
     (void)state;
-    expect_error(SF "slimfly.q=9 routing.algorithm=min router.vcs=2", "slimfly.q", "prime");
+    expect_error(SF "slimfly.q=6 routing.algorithm=min router.vcs=2", "slimfly.q", "prime power");
+    expect_error(SF "slimfly.q=12 routing.algorithm=min router.vcs=2", "slimfly.q", "prime power");
+    expect_error(SF "slimfly.q=2 routing.algorithm=min router.vcs=2", "slimfly.q", "4w + d");
     expect_error(SF "routing.algorithm=min router.vcs=1", "router.vcs", "too few VCs");
     expect_error(SF "routing.algorithm=val router.vcs=3", "router.vcs", "4");
     expect_error(SF "routing.algorithm=min router.vcs=2 file.deadlock=updown", "file.deadlock", NULL);
@@ -965,17 +1039,17 @@ static void megafly_wiring(void **state)
 static void megafly_routing_acyclic(void **state)
 {
     (void)state;
-    const char *m = MF "megafly.p=1 megafly.a=3 megafly.s=2 megafly.h=2 ";
-    char w[512];
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=1", m);
-    assert_false(routing_has_cycle(w, 3, true, false, 3));
+    const char *m = MF "megafly.p=1 megafly.a=3 megafly.s=2 megafly.h=2";
+    char w[WORDS];
+    assert_false(routing_has_cycle(join(w, m, "routing.algorithm=min router.vcs=1"),
+                                   3, true, false, 3));
     uint64_t longer = 0;
-    snprintf(w, sizeof w, "%s routing.algorithm=val router.vcs=2", m);
-    assert_false(routing_has_cycle_n(w, 12, false, false, 6, &longer));
+    assert_false(routing_has_cycle_n(join(w, m, "routing.algorithm=val router.vcs=2"),
+                                     12, false, false, 6, &longer));
     assert_true(longer > 0);
     longer = 0;
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal router.vcs=2", m);
-    assert_false(routing_has_cycle_n(w, 6, false, true, 6, &longer));
+    assert_false(routing_has_cycle_n(join(w, m, "routing.algorithm=ugal router.vcs=2"),
+                                     6, false, true, 6, &longer));
     assert_true(longer > 0);
 }
 
@@ -1007,36 +1081,22 @@ static void megafly_zero_load(void **state)
 static void megafly_saturation(void **state)
 {
     (void)state;
-    const char *base = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 ";
-    char w[1024];
-    snprintf(w, sizeof w, "%s routing.algorithm=min traffic.pattern=adversarial", base);
+    const char *base = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=2 " SAT_RUN;
+    const char *adv = "routing.algorithm=min traffic.pattern=adversarial";
     /* saturn model's estimate (every inter-group path is unique) */
-    assert_true(fabs(model_split(w) - 1.0 / 4) < 1e-9);
-    check_saturation_load(w, 1.0 / 4, 0.1);
-    snprintf(w, sizeof w, "%s routing.algorithm=min", base);
-    struct saturn_config *cfg;
-    struct net *n = make(w, &cfg);
-    double bound = topo_uniform_bound(&n->topo);
-    test_net_free(n, cfg);
-    bound = bound < 1 ? bound : 1;
-    snprintf(w, sizeof w, "%s routing.algorithm=min router.vcs=4 traffic.flit_rate=1 "
-                          "router.speedup=2 router.out_buf_flits=16 steady.drain_max=0", base);
-    check_saturation(w, bound, 0.80, 1.0);
+    assert_true(fabs(model(base, adv, true) - 1.0 / 4) < 1e-9);
+    check_saturation_load(base, adv, 1.0 / 4, 0.1);
+    double bound = fmin(uniform_bound(base, "routing.algorithm=min"), 1);
+    check_saturation(base, "routing.algorithm=min router.vcs=4 " OUTPUT_QUEUED, bound, 0.80, 1.0);
     /* with h = 4 (9 groups) a group has 8 global links for its 4 nodes:
      * Valiant's bound is 1 flit/node/cycle, min's still 1/(a p) = 1/4; an
      * input-queued router with a speedup of 2 reaches some 0.7 (val) and
      * 0.57 (ugal, whose minimal share stays on the one link) */
-    const char *wide = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=4 router.buf_flits=16 "
-                          "traffic.packet_length=4 steady.warmup=2000 steady.measure=6000 "
-                          "router.vcs=4 traffic.pattern=adversarial traffic.flit_rate=1 "
-                          "steady.drain_max=0 router.speedup=2 router.out_buf_flits=16";
-    snprintf(w, sizeof w, "%s routing.algorithm=min", wide);
-    check_saturation(w, 1.0 / 4, 0.9, 1.01);
-    snprintf(w, sizeof w, "%s routing.algorithm=val", wide);
-    check_saturation(w, 1.0 / 4, 2.2, 4);
-    snprintf(w, sizeof w, "%s routing.algorithm=ugal", wide);
-    check_saturation(w, 1.0 / 4, 1.8, 4);
+    const char *wide = MF "megafly.p=2 megafly.a=2 megafly.s=2 megafly.h=4 " SAT_RUN
+                          " router.vcs=4 traffic.pattern=adversarial " OUTPUT_QUEUED;
+    check_saturation(wide, "routing.algorithm=min", 1.0 / 4, 0.9, 1.01);
+    check_saturation(wide, "routing.algorithm=val", 1.0 / 4, 2.2, 4);
+    check_saturation(wide, "routing.algorithm=ugal", 1.0 / 4, 1.8, 4);
 }
 
 static void megafly_bad_input(void **state)
@@ -1128,6 +1188,7 @@ int main(void)
         cmocka_unit_test_setup_teardown(file_zero_load, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_saturation, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(file_bad_input, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test(slimfly_field),
         cmocka_unit_test(slimfly_wiring),
         cmocka_unit_test(slimfly_routing_acyclic),
         cmocka_unit_test(slimfly_zero_load),

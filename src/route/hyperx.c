@@ -1,4 +1,4 @@
-/* HyperX routing (dor, min, val, ugal on network.topology = hyperx).
+/* HyperX routing (dor, min, val, ugal, dal on network.topology = hyperx).
  *
  *   dor   dimension order, dimension 0 first, one hop per dimension where
  *         the coordinates differ; of a pair's K parallel links, copy
@@ -21,6 +21,20 @@
  *         path's first output (its class's VCs), H the hops, T =
  *         ugal.threshold packets. Its paths are val's (a minimal path is
  *         val's with the destination as intermediate): the same classes.
+ *   dal   DAL (Ahn et al. 2009): any unaligned dimension, adaptively, and
+ *         in each at most one deroute (a hop to a coordinate other than the
+ *         destination's; the dimension's next hop then aligns it). The
+ *         minimal links of every unaligned dimension form one adaptive
+ *         group (min's); the least occupied deroute of the dimensions not
+ *         yet derouted goes first when the best minimal output holds more
+ *         than twice its phits (non-minimal weighed double: it costs a
+ *         second hop), else after the group, taken when no minimal VC is
+ *         free. A path has at most 2n hops; hop h uses VC class h of 2n
+ *         (so 2n VCs; Ahn et al. order their VCs otherwise, this is the
+ *         order whose acyclicity needs no argument beyond "the class rises
+ *         along every path"; SST/Merlin's VDAL uses 2n as well).
+ *         p->route[1]: the derouted dimensions (a bit each), set when the
+ *         head arrives over a link of a dimension it is still unaligned in.
  *
  * p->route[0]: the intermediate router; p->route[1]: HX_DECIDED (ugal's
  * choice made), HX_PHASE2 (the intermediate reached). tests/
@@ -33,7 +47,7 @@
 #include "route/route.h"
 
 enum { HX_DECIDED = 1, HX_PHASE2 = 2 };
-enum hx_mode { HX_DOR, HX_MIN, HX_VAL, HX_UGAL };
+enum hx_mode { HX_DOR, HX_MIN, HX_VAL, HX_UGAL, HX_DAL };
 
 struct hx {
     enum hx_mode mode;
@@ -73,13 +87,13 @@ static void one(struct route_result *out, int port, int lo, int hi)
     out->c[0] = (struct route_cand){(uint16_t)port, (uint8_t)lo, (uint8_t)hi};
 }
 
-static void min_route(const struct net *n, uint32_t r, uint32_t d, struct packet *p,
-                      struct route_result *out)
+/* Every minimal link towards d on VCs lo..hi as one adaptive group; when
+ * they are more than cap, copy (destination mod K) of each dimension. */
+static void min_group(const struct net *n, uint32_t r, uint32_t d, const struct packet *p,
+                      int lo, int hi, int cap, struct route_result *out)
 {
     const struct topo *t = &n->topo;
-    int lo, hi, np = 0, count = 0;
-    int cls = p->hops < t->n ? p->hops : t->n - 1; /* a minimal path has at most n hops */
-    route_vc_class(t->n, n->Vd, cls, &lo, &hi);
+    int np = 0, count = 0;
     for (int dim = 0; dim < t->n; dim++)
         if (topo_coord(t, r, dim) != topo_coord(t, d, dim))
             count += t->mult[dim];
@@ -87,7 +101,7 @@ static void min_route(const struct net *n, uint32_t r, uint32_t d, struct packet
         int c = topo_coord(t, r, dim), x = topo_coord(t, d, dim);
         if (c == x)
             continue;
-        if (count <= ROUTE_MAX_CANDS) {
+        if (count <= cap) {
             for (int m = 0; m < t->mult[dim]; m++)
                 out->c[np++] = (struct route_cand){(uint16_t)hyperx_port(t, dim, c, x, m),
                                                    (uint8_t)lo, (uint8_t)hi};
@@ -99,6 +113,74 @@ static void min_route(const struct net *n, uint32_t r, uint32_t d, struct packet
     }
     out->n = np;
     out->sel = np;
+}
+
+static void min_route(const struct net *n, uint32_t r, uint32_t d, struct packet *p,
+                      struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    int lo, hi;
+    int cls = p->hops < t->n ? p->hops : t->n - 1; /* a minimal path has at most n hops */
+    route_vc_class(t->n, n->Vd, cls, &lo, &hi);
+    min_group(n, r, d, p, lo, hi, ROUTE_MAX_CANDS, out);
+}
+
+/* The dimension of network port `port` (-1: a node's port). */
+static int port_dim(const struct topo *t, int port)
+{
+    if (port >= t->radix)
+        return -1;
+    int dim = t->n - 1;
+    while (port < t->port_base[dim])
+        dim--;
+    return dim;
+}
+
+static void dal_route(const struct net *n, uint32_t r, int in_port, uint32_t d,
+                      struct packet *p, struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    int in_dim = port_dim(t, in_port);
+    if (in_dim >= 0 && topo_coord(t, r, in_dim) != topo_coord(t, d, in_dim))
+        p->route[1] |= 1u << in_dim; /* it came over a deroute */
+    int lo, hi, hops = 2 * t->n;
+    route_vc_class(hops, n->Vd, p->hops < hops ? p->hops : hops - 1, &lo, &hi);
+    min_group(n, r, d, p, lo, hi, ROUTE_MAX_CANDS - 1, out);
+    double qmin = -1;
+    for (int i = 0; i < out->n; i++) {
+        double q = df_occupancy(n, r, out->c[i].port, lo, hi);
+        if (qmin < 0 || q < qmin)
+            qmin = q;
+    }
+    /* the least occupied deroute (first of the ties) */
+    int best = -1;
+    double qder = 0;
+    for (int dim = 0; dim < t->n; dim++) {
+        int c = topo_coord(t, r, dim), x = topo_coord(t, d, dim);
+        if (c == x || (p->route[1] & (1u << dim)))
+            continue;
+        for (int y = 0; y < t->k[dim]; y++)
+            for (int m = 0; y != c && y != x && m < t->mult[dim]; m++) {
+                int port = hyperx_port(t, dim, c, y, m);
+                double q = df_occupancy(n, r, port, lo, hi);
+                if (best < 0 || q < qder) {
+                    best = port;
+                    qder = q;
+                }
+            }
+    }
+    if (best < 0 || out->n >= ROUTE_MAX_CANDS) /* (8 dimensions, all unaligned: no room) */
+        return;
+    struct route_cand der = {(uint16_t)best, (uint8_t)lo, (uint8_t)hi};
+    if (qmin > 2 * qder) { /* the deroute first, the minimal links after it in order */
+        for (int i = out->n; i > 0; i--)
+            out->c[i] = out->c[i - 1];
+        out->c[0] = der;
+        out->sel = 0;
+    } else {
+        out->c[out->n] = der;
+    }
+    out->n++;
 }
 
 /* Valiant's path (and ugal's): DOR to route[0] on class 0, then DOR to the
@@ -168,6 +250,12 @@ static void hx_route(void *state, const struct net *n, uint32_t r, int in_port, 
     case HX_VAL:
         val_route(n, r, d, p, out);
         return;
+    case HX_DAL:
+        if (r == d)
+            eject(n, p, out);
+        else
+            dal_route(n, r, in_port, d, p, out);
+        return;
     }
 }
 
@@ -205,15 +293,23 @@ static int hx_init(void **state, const struct saturn_config *cfg, const struct n
         return saturn_config_fail(cfg, "ugal.threshold", err,
                                   "applies to routing.algorithm = ugal");
     /* even debug.allow_deadlock cannot share fewer VCs among the classes */
-    int need = mode == HX_MIN ? n->topo.n : mode == HX_DOR ? 1 : 2;
+    int need = mode == HX_MIN   ? n->topo.n
+               : mode == HX_DAL ? 2 * n->topo.n
+               : mode == HX_DOR ? 1
+                                : 2;
     if (n->Vd < need)
         return saturn_config_fail(cfg, "router.vcs", err,
                                   "too few VCs for %s on a %d-dimensional HyperX: it needs %d "
                                   "to be deadlock-free (%s)",
-                                  mode == HX_MIN ? "min" : mode == HX_VAL ? "val" : "ugal",
+                                  mode == HX_MIN   ? "min"
+                                  : mode == HX_DAL ? "dal"
+                                  : mode == HX_VAL ? "val"
+                                                   : "ugal",
                                   n->topo.n, need,
-                                  mode == HX_MIN ? "one VC class per hop"
-                                                 : "one VC class per Valiant phase");
+                                  mode == HX_MIN   ? "one VC class per hop"
+                                  : mode == HX_DAL ? "one VC class per hop, up to 2 hops a "
+                                                     "dimension"
+                                                   : "one VC class per Valiant phase");
     return SATURN_OK;
 }
 
@@ -238,6 +334,12 @@ static int ugal_init(void **st, const struct saturn_config *c, const struct net 
     return hx_init(st, c, n, HX_UGAL, e);
 }
 
+static int dal_init(void **st, const struct saturn_config *c, const struct net *n,
+                    struct saturn_error *e)
+{
+    return hx_init(st, c, n, HX_DAL, e);
+}
+
 #define HX_OPS(id, nm, initf, src, ...)                                                     \
     const struct route_ops id = {.name = nm,                                                \
                                  .init = initf,                                             \
@@ -251,3 +353,4 @@ HX_OPS(route_hx_dor, "dor", dor_init, NULL, .single_path = true);
 HX_OPS(route_hx_min, "min", min_init, NULL, .reroute = true, .minimal_split = true);
 HX_OPS(route_hx_val, "val", val_init, hx_at_source, .reroute = false);
 HX_OPS(route_hx_ugal, "ugal", ugal_init, hx_at_source, .reroute = true);
+HX_OPS(route_hx_dal, "dal", dal_init, NULL, .reroute = true);

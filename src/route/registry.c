@@ -10,7 +10,8 @@ extern const struct route_ops route_df_min, route_df_val, route_df_ugal, route_d
     route_df_olm, route_df_base, route_df_hybrid, route_df_ectn, route_df_booksim_min,
     route_df_booksim_ugal;
 extern const struct route_ops route_ft_nca, route_ft_dmodk;
-extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal;
+extern const struct route_ops route_hx_dor, route_hx_min, route_hx_val, route_hx_ugal,
+    route_hx_dal;
 extern const struct route_ops route_graph_min, route_graph_val, route_graph_ugal;
 extern const struct route_ops route_mf_min, route_mf_val, route_mf_ugal;
 
@@ -19,7 +20,7 @@ static const struct route_ops *const policies[] = {
     &route_df_min, &route_df_val,    &route_df_ugal, &route_df_pb,
     &route_df_olm, &route_df_base,   &route_df_hybrid, &route_df_ectn,
     &route_ft_nca, &route_ft_dmodk,
-    &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal,
+    &route_hx_dor, &route_hx_min, &route_hx_val, &route_hx_ugal, &route_hx_dal,
     &route_graph_min, &route_graph_val, &route_graph_ugal,
     &route_mf_min, &route_mf_val, &route_mf_ugal,
     &route_df_booksim_min, &route_df_booksim_ugal,
@@ -29,7 +30,7 @@ static const char *const algorithm_names[] = {"dor",  "table_min", "duato", "dis
                                               "min",  "val",       "ugal",  "pb",
                                               "olm",  "base",      "hybrid", "ectn",
                                               "nca", "dmodk", "booksim_min", "booksim_ugal",
-                                              NULL};
+                                              "dal", NULL};
 
 static const char *const reroute_names[] = {"auto", "once", "waiting", NULL};
 
@@ -47,7 +48,9 @@ const struct saturn_param routing_params[] = {
      "30 flits, through a random intermediate node; experiments/booksim-validation). Fat tree: nca (up to a nearest common ancestor on the up port with the most "
      "credits, then down), dmodk (the same with up port (d / k^l) mod k: oblivious). HyperX: "
      "dor (dimension order), min (minimal adaptive, a VC class per hop), val (Valiant, DOR "
-     "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set). Slim "
+     "phases on 2 VC classes), ugal (UGAL-L between them; ugal.threshold 0 unless set), dal "
+     "(DAL: adaptive over the unaligned dimensions, one deroute a dimension, a VC class per "
+     "hop: 2n VCs). Slim "
      "Fly and file graphs: min (shortest paths, adaptive, hop-indexed VCs or file.deadlock = "
      "updown), val (Valiant), ugal (UGAL-L). Megafly: min (up, global, down), val (Valiant over a random "
      "group, 2 VC classes), ugal (UGAL-L at the source leaf)"},

@@ -1,39 +1,43 @@
 /* Slim Fly (Besta & Hoefler 2014): the McKay-Miller-Siran graph of
- * diameter 2 for a prime q = 4w + d, d = 1 or -1 (q = 3, 5, 7, 11, 13,
- * 17, 19, 23; routers are at most 64-port, which stops at 23).
+ * diameter 2 for a prime power q = 4w + d, d in {-1, 0, 1} (q = 3, 4, 5,
+ * 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37, 41; routers
+ * have at most 64 ports, which stops at 41, and from 29 on only with
+ * fewer nodes than the balanced slimfly.p). GF(q) is gf.c's.
  *
  * With xi a primitive element of GF(q), the generator sets are, for
  * d = 1: X = the even powers of xi, X' = the odd ones; for d = -1:
  * X = {xi^0, xi^2, .., xi^(2w-2)} u {xi^(2w-1), xi^(2w+1), .., xi^(4w-3)},
- * X' = {xi^1, xi^3, .., xi^(2w-1)} u {xi^(2w), xi^(2w+2), .., xi^(4w-2)}
- * (both closed under negation, so the graph is undirected). Routers
- * (s, a, b), s in {0, 1} and a, b in GF(q): 2 q^2 of them, id s q^2 + a q
- * + b. (0, x, y) ~ (0, x, y') when y - y' is in X; (1, m, c) ~ (1, m, c')
- * when c - c' is in X'; (0, x, y) ~ (1, m, c) when y = m x + c. Network
- * radix k' = (3q - d)/2: |X| = |X'| = (q - d)/2 ports to the router's own
- * column (port j to b + X[j]), then q ports to the other subgraph (port
- * |X| + m of (0, x, y) to (1, m, y - m x), arriving on its port |X| + x).
- * p nodes per router (slimfly.p; 0 = ceil(k'/2), the balanced choice). */
+ * X' = {xi^1, xi^3, .., xi^(2w-1)} u {xi^(2w), xi^(2w+2), .., xi^(4w-2)};
+ * for d = 0 (q = 2^m): X = {xi^0, xi^2, .., xi^(q-2)}, X' = {xi^1, xi^3,
+ * .., xi^(q-1)} (xi^(q-1) = 1 is in both). All are closed under negation
+ * (for d = 0 trivially: -x = x in characteristic 2), so the graph is
+ * undirected. Routers (s, a, b), s in {0, 1} and a, b in GF(q): 2 q^2 of
+ * them, id s q^2 + a q + b (a, b gf.c's integers). (0, x, y) ~ (0, x, y')
+ * when y - y' is in X; (1, m, c) ~ (1, m, c') when c - c' is in X';
+ * (0, x, y) ~ (1, m, c) when y = m x + c. Network radix k' = (3q - d)/2:
+ * |X| = |X'| = (q - d)/2 ports to the router's own column (port j to
+ * b + X[j]), then q ports to the other subgraph (port |X| + m of
+ * (0, x, y) to (1, m, y - m x), arriving on its port |X| + x). p nodes per
+ * router (slimfly.p; 0 = ceil(k'/2), the balanced choice). */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "topo/topo_internal.h"
 
 const struct saturn_param topo_slimfly_params[] = {
-    {"slimfly.q", SATURN_PARAM_INT, "5", 3, 23, NULL,
-     "slimfly: the prime q = 4w +- 1 of the MMS graph (2 q^2 routers of network radix "
-     "(3q -+ 1)/2): 3, 5, 7, 11, 13, 17, 19 or 23"},
+    {"slimfly.q", SATURN_PARAM_INT, "5", 2, 41, NULL,
+     "slimfly: the prime power q = 4w + d, d in {-1, 0, 1}, of the MMS graph (2 q^2 routers "
+     "of network radix (3q - d)/2): 3, 4, 5, 7, 8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, "
+     "31, 32, 37 or 41"},
     {"slimfly.p", SATURN_PARAM_INT, "0", 0, 63, NULL,
      "slimfly: nodes per router; 0 = ceil(k'/2), k' the network radix (Besta & Hoefler's "
      "balanced concentration)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-static bool prime(int q)
+/* d of q = 4w + d; 2 when there is none (q = 2 mod 4) */
+static int sf_delta(long long q)
 {
-    for (int d = 2; d * d <= q; d++)
-        if (q % d == 0)
-            return false;
-    return q >= 2;
+    return q % 4 == 1 ? 1 : q % 4 == 3 ? -1 : q % 4 == 0 ? 0 : 2;
 }
 
 struct shape {
@@ -43,11 +47,17 @@ struct shape {
 static int read_shape(const struct saturn_config *cfg, struct shape *s, struct saturn_error *err)
 {
     s->q = (int)saturn_config_int(cfg, "slimfly.q");
-    if (!prime(s->q))
+    struct gf f;
+    if (gf_init(&f, s->q))
         return saturn_config_fail(cfg, "slimfly.q", err,
-                                  "must be a prime (the MMS construction here works in GF(q) "
-                                  "for prime q): 3, 5, 7, 11, 13, 17, 19 or 23");
-    s->delta = s->q % 4 == 1 ? 1 : -1;
+                                  "must be a prime power p^m (the MMS construction works in "
+                                  "the field GF(q), which exists only for those): 3, 4, 5, 7, "
+                                  "8, 9, 11, 13, 16, 17, 19, 23, 25, 27, 29, 31, 32, 37 or 41");
+    s->delta = sf_delta(s->q);
+    if (s->delta == 2)
+        return saturn_config_fail(cfg, "slimfly.q", err,
+                                  "%d = 2 mod 4 is not 4w + d for any d in {-1, 0, 1} (the MMS "
+                                  "construction needs one); 3, 4, 5, 7, 8, 9, ...", s->q);
     s->radix = (3 * s->q - s->delta) / 2;
     s->p = (int)saturn_config_int(cfg, "slimfly.p");
     if (s->p == 0)
@@ -75,21 +85,6 @@ static int slimfly_size(const struct saturn_config *cfg, struct topo_size *s,
     return SATURN_OK;
 }
 
-/* The smallest primitive element of GF(q), q prime. */
-static int primitive(int q)
-{
-    for (int g = 2; g < q; g++) {
-        int x = 1, order = 0;
-        do {
-            x = x * g % q;
-            order++;
-        } while (x != 1);
-        if (order == q - 1)
-            return g;
-    }
-    return 1; /* q = 2 */
-}
-
 static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
                          struct saturn_error *err)
 {
@@ -98,12 +93,14 @@ static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
     if (rc)
         return rc;
     const int q = h.q, half = (q - h.delta) / 2, w = (q - h.delta) / 4;
-    int pw[64], X[2][32], neg[2][32];
+    struct gf f;
+    gf_init(&f, q); /* read_shape checked it */
+    int pw[GF_MAX], X[2][GF_MAX / 2 + 1], neg[2][GF_MAX / 2 + 1];
     pw[0] = 1;
     for (int e = 1; e < q; e++)
-        pw[e] = pw[e - 1] * primitive(q) % q;
+        pw[e] = f.mul[pw[e - 1]][f.xi];
     int nx = 0, nxp = 0;
-    if (h.delta == 1) {
+    if (h.delta >= 0) { /* d = 0: the last odd power is xi^(q-1) = pw[q-1] = 1 */
         for (int e = 0; e < q - 1; e += 2) {
             X[0][nx++] = pw[e];
             X[1][nxp++] = pw[e + 1];
@@ -123,7 +120,7 @@ static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
         for (int j = 0; j < half; j++) {
             neg[s][j] = -1;
             for (int i = 0; i < half; i++)
-                if ((X[s][i] + X[s][j]) % q == 0)
+                if (f.add[X[s][i]][X[s][j]] == 0)
                     neg[s][j] = i;
             if (neg[s][j] < 0)
                 return saturn_error_set(err, SATURN_EINTERNAL,
@@ -144,12 +141,13 @@ static int slimfly_build(struct topo *t, const struct saturn_config *cfg,
                 uint32_t r = (uint32_t)s * qq + (uint32_t)(a * q + b);
                 size_t at = (size_t)r * (size_t)t->radix;
                 for (int j = 0; j < half; j++) {
-                    t->adj[at + (size_t)j] = (uint32_t)s * qq + (uint32_t)(a * q + (b + X[s][j]) % q);
+                    t->adj[at + (size_t)j] =
+                        (uint32_t)s * qq + (uint32_t)(a * q + f.add[b][X[s][j]]);
                     t->adj_port[at + (size_t)j] = (uint8_t)neg[s][j];
                 }
                 for (int o = 0; o < q; o++) { /* s = 0: o is m; s = 1: o is x */
-                    int other = s == 0 ? ((b - o * a) % q + q) % q /* c = y - m x */
-                                       : (a * o + b) % q;           /* y = m x + c */
+                    int other = s == 0 ? f.add[b][f.neg[f.mul[o][a]]] /* c = y - m x */
+                                       : f.add[f.mul[a][o]][b];           /* y = m x + c */
                     t->adj[at + (size_t)(half + o)] =
                         (uint32_t)(1 - s) * qq + (uint32_t)(o * q + other);
                     t->adj_port[at + (size_t)(half + o)] = (uint8_t)(half + a);
@@ -167,7 +165,7 @@ static void slimfly_describe(const struct saturn_config *cfg, uint64_t nodes, ch
                              size_t size)
 {
     long long q = saturn_config_int(cfg, "slimfly.q"), p = saturn_config_int(cfg, "slimfly.p");
-    int delta = q % 4 == 1 ? 1 : -1, radix = (int)(3 * q - delta) / 2;
+    int radix = (int)(3 * q - sf_delta(q)) / 2;
     int at = snprintf(buf, size, "q=%lld p=%lld", q, p ? p : (long long)(radix + 1) / 2);
     if (nodes && at > 0 && (size_t)at < size)
         snprintf(buf + at, size - (size_t)at, " (%llu nodes, %lld routers of network radix %d)",

@@ -27,4 +27,18 @@ int graph_diameter(const struct topo *t);
 int graph_min_ports(const struct topo *t, uint32_t r, uint32_t dst, int *ports);
 double graph_uniform_bound(const struct topo *t);
 
+/* GF(q) for q = p^m <= GF_MAX (gf.c): elements 0..q-1, the base-p digits
+ * of an element the coefficients of its polynomial; poly the monic
+ * irreducible modulus (poly[m] = 1), xi a primitive element. gf_init: 0,
+ * -1 when q is not a prime power in [2, GF_MAX], -2 when the search found
+ * no primitive element (cannot happen in a field; checked, not assumed). */
+#define GF_MAX 64
+#define GF_MAX_DEGREE 6
+struct gf {
+    int p, m, q, xi;
+    int poly[GF_MAX_DEGREE + 1];
+    uint8_t add[GF_MAX][GF_MAX], mul[GF_MAX][GF_MAX], neg[GF_MAX];
+};
+int gf_init(struct gf *f, int q);
+
 #endif

@@ -133,8 +133,9 @@ static uint32_t distance_dest(const struct pattern *p, uint32_t src,
  * (the nodes of equal digits). HyperX: the router adv_shift on in
  * dimension 0, so that DOR takes a router's T nodes over its K_0 links to
  * that router. Slim Fly: router (s, a, b + adv_shift mod q) of its own
- * column (whose routers form a circulant graph): every router's p nodes
- * to one router, over the column's few links. */
+ * column (b the element's integer: for prime q the field sum, for a prime
+ * power another router of the same column): every router's p nodes to
+ * one router, over the column's few links. */
 static uint32_t adv_first(const struct pattern *p, uint32_t src, uint32_t *count)
 {
     const struct topo *t = p->topo;
