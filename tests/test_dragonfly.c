@@ -242,7 +242,8 @@ struct cdg {
     size_t nch;
     uint8_t *edge; /* nch x nch bits */
     bool unrestricted; /* test: every local misroute, not only the climbing ones */
-    int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family */
+    int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family,
+                          4 the policy's route with its source decision made (ugal, pb) */
     struct df_opts o;  /* the OLM family's knobs (global misrouting policy) */
 };
 
@@ -269,7 +270,7 @@ static int candidates(struct cdg *g, uint32_t r, int in_port, int in_vc, struct 
                       struct route_result *outs, struct packet *after)
 {
     const struct net *n = g->n;
-    if (g->family == 0) {
+    if (g->family == 0 || g->family == 4) {
         after[0] = *p;
         n->rops->route(n->rstate, n, r, in_port, in_vc, &after[0], &outs[0]);
         return 1;
@@ -353,11 +354,11 @@ static bool cdg_has_cycle(const char *routing, const char *extra, int family, bo
                 continue;
             struct packet p = packet_between(n, s, d);
             p.route[0] = NET_NONE;
-            uint32_t nmid = family == 1 ? t->routers : family == 2 ? t->groups : 1;
+            uint32_t nmid = family == 1 ? t->routers : family == 2 || family == 4 ? t->groups : 1;
             for (uint32_t mid = 0; mid < nmid; mid++) {
-                if (family == 1 || family == 2)
-                    p.route[0] = mid; /* mid == d: the minimal path of ugal and pb */
-                p.route[1] = 0;
+                if (family == 1 || family == 2 || family == 4)
+                    p.route[0] = mid; /* mid == d (its group): the minimal path of ugal and pb */
+                p.route[1] = family == 4 ? DF_DECIDED : 0;
                 explore(&g, s, t->radix, 0, -1, &p, 0);
             }
         }
@@ -379,6 +380,11 @@ static void every_routing_is_acyclic(void **state)
     /* val, and ugal and pb, whose paths are val's or the minimal one */
     assert_false(cdg_has_cycle("val", NULL, 1, false));
     assert_false(cdg_has_cycle("val", "val.intermediate=group", 2, false));
+    /* ugal and pb through their own route with val.intermediate = group,
+     * the decision made (every group as intermediate, the minimal path's
+     * being the destination group) */
+    assert_false(cdg_has_cycle("ugal", "val.intermediate=group", 4, false));
+    assert_false(cdg_has_cycle("pb", "val.intermediate=group", 4, false));
     /* olm, base, hybrid and ectn share the plan: every choice explored */
     assert_false(cdg_has_cycle("olm", NULL, 3, false));
     assert_false(cdg_has_cycle("olm", "dragonfly.arrangement=consecutive", 3, false));
@@ -671,6 +677,67 @@ static void valiant_exclude_source(void **state)
             assert_int_equal(in_dst, 0);
         test_net_free(n, cfg);
     }
+}
+
+/* val.intermediate = group for ugal and pb (FOGSim's Valiant paths): with
+ * the decision forced to Valiant (a threshold of -100 packets), every
+ * inter-group path reaches a random group outside the source and
+ * destination groups, takes two global links and at most l-g-l-g-l (5
+ * hops), and its first hop is as long as the UGAL cost says; with
+ * intermediate routers some paths take 6 hops. */
+static void ugal_pb_group_paths(void **state)
+{
+    (void)state;
+    const char *const rts[] = {"ugal", "pb"};
+    for (int k = 0; k < 2; k++)
+        for (int group = 0; group < 2; group++) {
+            char extra[96];
+            snprintf(extra, sizeof extra, "%s.threshold=-100%s", rts[k],
+                     group ? " val.intermediate=group" : "");
+            struct saturn_config *cfg;
+            struct net *n = small_net(rts[k], extra, &cfg);
+            const struct topo *t = &n->topo;
+            int longest = 0;
+            for (uint32_t s = 0; s < t->routers; s += 2)
+                for (uint32_t d = 0; d < t->routers; d += 3) {
+                    if (df_group(t, s) == df_group(t, d))
+                        continue;
+                    for (uint64_t draw = 0; draw < 60; draw += 13) {
+                        struct packet p = packet_between(n, s, d);
+                        n->rops->at_source(n->rstate, n, &p, draw * 2654435761u);
+                        uint32_t mid = p.route[0], r = s;
+                        uint32_t gm = group ? mid : df_group(t, mid);
+                        assert_true(gm < t->groups && gm != df_group(t, s) && gm != df_group(t, d));
+                        if (group) { /* the UGAL cost's hop count is the path's */
+                            double cmin, cval;
+                            df_ugal_costs(n, true, s, &p, &cmin, &cval);
+                            assert_true(cmin == 0 && cval == 0); /* an empty network */
+                        }
+                        int in_port = t->radix, in_vc = 0, hops = 0, globals = 0;
+                        bool seen = false;
+                        for (;;) {
+                            struct route_result res;
+                            n->rops->route(n->rstate, n, r, in_port, in_vc, &p, &res);
+                            if (res.c[0].port >= t->radix)
+                                break;
+                            globals += topo_port_class(t, res.c[0].port) == TOPO_GLOBAL;
+                            in_vc = res.c[0].vc_lo;
+                            topo_link(t, r, res.c[0].port, &r, &in_port);
+                            seen |= df_group(t, r) == gm;
+                            assert_true(++hops <= 6);
+                        }
+                        assert_int_equal(r, d);
+                        assert_true(seen);
+                        assert_true(p.misroute & PACKET_MISROUTED_GLOBAL);
+                        assert_int_equal(globals, 2);
+                        if (group)
+                            assert_int_equal(hops, df_group_path_hops(t, s, gm, d));
+                        longest = hops > longest ? hops : longest;
+                    }
+                }
+            assert_int_equal(longest, group ? 5 : 6);
+            test_net_free(n, cfg);
+        }
 }
 
 /* OLM's trigger: with olm.trigger = blocked no misroute while the minimal
@@ -1067,6 +1134,7 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(occupancy_vcs_first),
         cmocka_unit_test(valiant_exclude_source),
+        cmocka_unit_test(ugal_pb_group_paths),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
