@@ -390,6 +390,8 @@ static void every_routing_is_acyclic(void **state)
     assert_false(cdg_has_cycle("olm", "dragonfly.arrangement=consecutive", 3, false));
     /* both global misrouting policies (mm, the default, and crg) */
     assert_false(cdg_has_cycle("olm", "dragonfly.global_misroute=crg", 3, false));
+    /* one VC per hop (dragonfly.vc_choice = lowest) */
+    assert_false(cdg_has_cycle("olm", "dragonfly.vc_choice=lowest", 3, false));
     /* the check can fail: local misrouting without the climbing rule */
     assert_true(cdg_has_cycle("olm", NULL, 3, true));
 }
@@ -600,6 +602,26 @@ static void trigger_at_threshold(void **state)
     }
 }
 
+/* A router r of destination group 3 that a packet from group 0 enters over
+ * a global link (in_port), bound to router d of that group: its minimal
+ * (local) output spans several VCs under the default dragonfly.vc_choice. */
+static void enter_group3(const struct topo *t, uint32_t *r, int *in_port, uint32_t *d)
+{
+    *d = 3 * (uint32_t)t->a + 2;
+    *in_port = -1;
+    for (uint32_t x = 3 * (uint32_t)t->a; x < 4 * (uint32_t)t->a && *in_port < 0; x++)
+        for (int q = t->a - 1; q < t->radix && *in_port < 0; q++) {
+            uint32_t fr;
+            int fp;
+            topo_link(t, x, q, &fr, &fp);
+            if (x != *d && df_group(t, fr) == 0) {
+                *r = x;
+                *in_port = q;
+            }
+        }
+    assert_true(*in_port >= 0);
+}
+
 /* olm.occupancy_vcs: with first, the occupancy of a candidate is that of its
  * first VC alone (FOGSim's per-VC credits); with range, the VCs' mean. A
  * minimal output whose first VC is full and others empty passes a 90 %
@@ -612,22 +634,9 @@ static void occupancy_vcs_first(void **state)
     const struct topo *t = &n->topo;
     struct df_opts o;
     df_opts_read(cfg, &o);
-    /* a packet from group 0 arriving at a router of its destination group 3
-     * over a global link, bound to another router of that group: its minimal
-     * (local) output spans several VCs */
-    uint32_t d = 3 * (uint32_t)t->a + 2, r = 0;
-    int in_port = -1;
-    for (uint32_t x = 3 * (uint32_t)t->a; x < 4 * (uint32_t)t->a && in_port < 0; x++)
-        for (int q = t->a - 1; q < t->radix && in_port < 0; q++) {
-            uint32_t fr;
-            int fp;
-            topo_link(t, x, q, &fr, &fp);
-            if (x != d && df_group(t, fr) == 0) {
-                r = x;
-                in_port = q;
-            }
-        }
-    assert_true(in_port >= 0);
+    uint32_t d, r = 0;
+    int in_port;
+    enter_group3(t, &r, &in_port, &d);
     struct packet p = packet_between(n, 1, d);
     p.route[0] = NET_NONE;
     struct df_plan plan;
@@ -648,6 +657,81 @@ static void occupancy_vcs_first(void **state)
     o.occ_first = true;
     int c = df_occupancy_choice(n, &o, r, &plan, &p, 50);
     assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = -1;
+    test_net_free(n, cfg);
+}
+
+
+/* dragonfly.vc_choice = lowest (FOGSim's hop-indexed VCs): every candidate
+ * of a plan is the lowest VC of its legal range; the default range keeps
+ * them all. */
+static void vc_choice_lowest(void **state)
+{
+    (void)state;
+    for (int lowest = 0; lowest < 2; lowest++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("olm", lowest ? "dragonfly.vc_choice=lowest" : NULL, &cfg);
+        const struct topo *t = &n->topo;
+        struct df_opts o, range;
+        df_opts_read(cfg, &o);
+        range = o;
+        range.lowest = false;
+        uint32_t d, r = 0;
+        int in_port;
+        enter_group3(t, &r, &in_port, &d);
+        struct packet p = packet_between(n, 1, d);
+        p.route[0] = NET_NONE;
+        struct df_plan plan, full;
+        df_plan(n, &o, r, in_port, 0, &p, &plan);
+        df_plan(n, &range, r, in_port, 0, &p, &full);
+        assert_true(plan.nopt > 0 && plan.nopt == full.nopt);
+        assert_true(full.min.vc_hi > full.min.vc_lo);
+        assert_int_equal(plan.min.vc_lo, full.min.vc_lo);
+        assert_int_equal(plan.min.vc_hi, lowest ? plan.min.vc_lo : full.min.vc_hi);
+        for (int i = 0; i < plan.nopt; i++) {
+            assert_int_equal(plan.opt[i].vc_lo, full.opt[i].vc_lo);
+            assert_int_equal(plan.opt[i].vc_hi, lowest ? plan.opt[i].vc_lo : full.opt[i].vc_hi);
+        }
+        test_net_free(n, cfg);
+    }
+}
+
+/* olm.occupancy_max: the minimal output's first VC holds a full next input
+ * buffer (16 flits) and an empty output buffer (8): 2/3 of both buffers, 1
+ * of the next input buffer alone (FOGSim's getMaxCredits). With
+ * olm.min_occupancy at 80 % only next_input lets OLM misroute. */
+static void occupancy_max_next_input(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("olm", "router.out_buf_flits=8 olm.occupancy_vcs=first", &cfg);
+    const struct topo *t = &n->topo;
+    struct df_opts o;
+    df_opts_read(cfg, &o);
+    assert_false(o.occ_next); /* the default */
+    uint32_t d, r = 0;
+    int in_port;
+    enter_group3(t, &r, &in_port, &d);
+    struct packet p = packet_between(n, 1, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, r, in_port, 0, &p, &plan);
+    assert_true(plan.min_port >= 0 && plan.nopt > 0);
+    size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    assert_int_equal(n->ports[n->ports[gp].far_in].cap, 16);
+    assert_int_equal(mv[plan.min.vc_lo].ob_space, 8);
+    mv[plan.min.vc_lo].credits = 0;
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = 0; /* blocked */
+    o.min_occ = 0.8;
+    assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1); /* 2/3 < 0.8 */
+    o.occ_next = true;
+    int c = df_occupancy_choice(n, &o, r, &plan, &p, 50); /* 1 >= 0.8 */
+    assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    o.min_occ = 1.01;
+    assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1);
     for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
         mv[v].owner = -1;
     test_net_free(n, cfg);
@@ -1135,6 +1219,8 @@ int main(void)
         cmocka_unit_test(occupancy_vcs_first),
         cmocka_unit_test(valiant_exclude_source),
         cmocka_unit_test(ugal_pb_group_paths),
+        cmocka_unit_test(vc_choice_lowest),
+        cmocka_unit_test(occupancy_max_next_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

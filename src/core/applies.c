@@ -107,6 +107,7 @@ static const struct rule {
     {"network.n", torus_or_mesh},
     {"dragonfly.global_misroute", misrouting},
     {"dragonfly.misroute_room", misrouting},
+    {"dragonfly.vc_choice", misrouting},
     {"dragonfly.", dragonfly},
     {"fattree.", fattree},
     {"hyperx.", hyperx},

@@ -6,6 +6,7 @@ static const char *const trigger_names[] = {"exceeds", "reaches", NULL};
 static const char *const olm_trigger_names[] = {"blocked", "always", NULL};
 static const char *const occ_vcs_names[] = {"range", "first", NULL};
 static const char *const occ_max_names[] = {"buffers", "next_input", NULL};
+static const char *const vc_choice_names[] = {"range", "lowest", NULL};
 static const char *const val_exclude_names[] = {"source_destination", "source", NULL};
 
 const struct saturn_param route_dragonfly_params[] = {
@@ -38,6 +39,11 @@ const struct saturn_param route_dragonfly_params[] = {
      "of, in the comparison and olm.min_occupancy: the output and next input buffers together "
      "(buffers) or the next input buffer alone (next_input: FOGSim's getMaxCredits, so a "
      "fraction may exceed 1)"},
+    {"dragonfly.vc_choice", SATURN_PARAM_ENUM, "range", 0, 0, vc_choice_names,
+     "olm, base, hybrid, ectn: the VCs a hop may take: every slot of the VC order above the "
+     "arrival that leaves room for the rest of the path (range), or the lowest of them only "
+     "(lowest: FOGSim's hop-indexed VCs, where every minimal global hop in the source group "
+     "takes global VC 0)"},
     {"dragonfly.valiant_exclude", SATURN_PARAM_ENUM, "source_destination", 0, 0,
      val_exclude_names,
      "val, ugal, pb: the groups a random Valiant intermediate router may not lie in: the "
@@ -62,6 +68,7 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
     o->occ_first = saturn_config_enum(cfg, "olm.occupancy_vcs") == 1;
     o->occ_next = saturn_config_enum(cfg, "olm.occupancy_max") == 1;
+    o->lowest = saturn_config_enum(cfg, "dragonfly.vc_choice") == 1;
     o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
     o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
                     (double)saturn_config_int(cfg, "traffic.packet_length");
@@ -311,8 +318,8 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
 
 /* ---- the OLM family ------------------------------------------------------ */
 
-void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
-             const struct packet *p, struct df_plan *plan)
+static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                      int in_vc, const struct packet *p, struct df_plan *plan)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
@@ -392,6 +399,19 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
         }
     }
+}
+
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *plan)
+{
+    plan_fill(n, o, r, in_port, in_vc, p, plan);
+    if (!o->lowest || plan->min_port < 0)
+        return;
+    /* dragonfly.vc_choice = lowest: one VC per hop, a subset of the legal
+     * range (so no new channel dependency) */
+    plan->min.vc_hi = plan->min.vc_lo;
+    for (int i = 0; i < plan->nopt; i++)
+        plan->opt[i].vc_hi = plan->opt[i].vc_lo;
 }
 
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,

@@ -53,6 +53,7 @@ struct df_opts {
                         (FOGSim's per-VC credits); range: of all its VCs together */
     bool occ_next;   /* olm.occupancy_max = next_input: an occupancy is a fraction of the next
                         input buffer alone (FOGSim); buffers: of output and next input buffers */
+    bool lowest;     /* dragonfly.vc_choice = lowest: a hop takes the lowest legal VC only */
     double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
                                      group must exceed cong_coef x mean + cong_allow phits */
 };
