@@ -242,7 +242,8 @@ struct cdg {
     size_t nch;
     uint8_t *edge; /* nch x nch bits */
     bool unrestricted; /* test: every local misroute, not only the climbing ones */
-    int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family */
+    int family;        /* 0 min (policy), 1 val router, 2 val group, 3 OLM family,
+                          4 the policy's route with its source decision made (ugal, pb) */
     struct df_opts o;  /* the OLM family's knobs (global misrouting policy) */
 };
 
@@ -269,7 +270,7 @@ static int candidates(struct cdg *g, uint32_t r, int in_port, int in_vc, struct 
                       struct route_result *outs, struct packet *after)
 {
     const struct net *n = g->n;
-    if (g->family == 0) {
+    if (g->family == 0 || g->family == 4) {
         after[0] = *p;
         n->rops->route(n->rstate, n, r, in_port, in_vc, &after[0], &outs[0]);
         return 1;
@@ -353,11 +354,11 @@ static bool cdg_has_cycle(const char *routing, const char *extra, int family, bo
                 continue;
             struct packet p = packet_between(n, s, d);
             p.route[0] = NET_NONE;
-            uint32_t nmid = family == 1 ? t->routers : family == 2 ? t->groups : 1;
+            uint32_t nmid = family == 1 ? t->routers : family == 2 || family == 4 ? t->groups : 1;
             for (uint32_t mid = 0; mid < nmid; mid++) {
-                if (family == 1 || family == 2)
-                    p.route[0] = mid; /* mid == d: the minimal path of ugal and pb */
-                p.route[1] = 0;
+                if (family == 1 || family == 2 || family == 4)
+                    p.route[0] = mid; /* mid == d (its group): the minimal path of ugal and pb */
+                p.route[1] = family == 4 ? DF_DECIDED : 0;
                 explore(&g, s, t->radix, 0, -1, &p, 0);
             }
         }
@@ -379,11 +380,18 @@ static void every_routing_is_acyclic(void **state)
     /* val, and ugal and pb, whose paths are val's or the minimal one */
     assert_false(cdg_has_cycle("val", NULL, 1, false));
     assert_false(cdg_has_cycle("val", "val.intermediate=group", 2, false));
+    /* ugal and pb through their own route with val.intermediate = group,
+     * the decision made (every group as intermediate, the minimal path's
+     * being the destination group) */
+    assert_false(cdg_has_cycle("ugal", "val.intermediate=group", 4, false));
+    assert_false(cdg_has_cycle("pb", "val.intermediate=group", 4, false));
     /* olm, base, hybrid and ectn share the plan: every choice explored */
     assert_false(cdg_has_cycle("olm", NULL, 3, false));
     assert_false(cdg_has_cycle("olm", "dragonfly.arrangement=consecutive", 3, false));
     /* both global misrouting policies (mm, the default, and crg) */
     assert_false(cdg_has_cycle("olm", "dragonfly.global_misroute=crg", 3, false));
+    /* one VC per hop (dragonfly.vc_choice = lowest) */
+    assert_false(cdg_has_cycle("olm", "dragonfly.vc_choice=lowest", 3, false));
     /* the check can fail: local misrouting without the climbing rule */
     assert_true(cdg_has_cycle("olm", NULL, 3, true));
 }
@@ -594,6 +602,26 @@ static void trigger_at_threshold(void **state)
     }
 }
 
+/* A router r of destination group 3 that a packet from group 0 enters over
+ * a global link (in_port), bound to router d of that group: its minimal
+ * (local) output spans several VCs under the default dragonfly.vc_choice. */
+static void enter_group3(const struct topo *t, uint32_t *r, int *in_port, uint32_t *d)
+{
+    *d = 3 * (uint32_t)t->a + 2;
+    *in_port = -1;
+    for (uint32_t x = 3 * (uint32_t)t->a; x < 4 * (uint32_t)t->a && *in_port < 0; x++)
+        for (int q = t->a - 1; q < t->radix && *in_port < 0; q++) {
+            uint32_t fr;
+            int fp;
+            topo_link(t, x, q, &fr, &fp);
+            if (x != *d && df_group(t, fr) == 0) {
+                *r = x;
+                *in_port = q;
+            }
+        }
+    assert_true(*in_port >= 0);
+}
+
 /* olm.occupancy_vcs: with first, the occupancy of a candidate is that of its
  * first VC alone (FOGSim's per-VC credits); with range, the VCs' mean. A
  * minimal output whose first VC is full and others empty passes a 90 %
@@ -606,22 +634,9 @@ static void occupancy_vcs_first(void **state)
     const struct topo *t = &n->topo;
     struct df_opts o;
     df_opts_read(cfg, &o);
-    /* a packet from group 0 arriving at a router of its destination group 3
-     * over a global link, bound to another router of that group: its minimal
-     * (local) output spans several VCs */
-    uint32_t d = 3 * (uint32_t)t->a + 2, r = 0;
-    int in_port = -1;
-    for (uint32_t x = 3 * (uint32_t)t->a; x < 4 * (uint32_t)t->a && in_port < 0; x++)
-        for (int q = t->a - 1; q < t->radix && in_port < 0; q++) {
-            uint32_t fr;
-            int fp;
-            topo_link(t, x, q, &fr, &fp);
-            if (x != d && df_group(t, fr) == 0) {
-                r = x;
-                in_port = q;
-            }
-        }
-    assert_true(in_port >= 0);
+    uint32_t d, r = 0;
+    int in_port;
+    enter_group3(t, &r, &in_port, &d);
     struct packet p = packet_between(n, 1, d);
     p.route[0] = NET_NONE;
     struct df_plan plan;
@@ -642,6 +657,81 @@ static void occupancy_vcs_first(void **state)
     o.occ_first = true;
     int c = df_occupancy_choice(n, &o, r, &plan, &p, 50);
     assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = -1;
+    test_net_free(n, cfg);
+}
+
+
+/* dragonfly.vc_choice = lowest (FOGSim's hop-indexed VCs): every candidate
+ * of a plan is the lowest VC of its legal range; the default range keeps
+ * them all. */
+static void vc_choice_lowest(void **state)
+{
+    (void)state;
+    for (int lowest = 0; lowest < 2; lowest++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("olm", lowest ? "dragonfly.vc_choice=lowest" : NULL, &cfg);
+        const struct topo *t = &n->topo;
+        struct df_opts o, range;
+        df_opts_read(cfg, &o);
+        range = o;
+        range.lowest = false;
+        uint32_t d, r = 0;
+        int in_port;
+        enter_group3(t, &r, &in_port, &d);
+        struct packet p = packet_between(n, 1, d);
+        p.route[0] = NET_NONE;
+        struct df_plan plan, full;
+        df_plan(n, &o, r, in_port, 0, &p, &plan);
+        df_plan(n, &range, r, in_port, 0, &p, &full);
+        assert_true(plan.nopt > 0 && plan.nopt == full.nopt);
+        assert_true(full.min.vc_hi > full.min.vc_lo);
+        assert_int_equal(plan.min.vc_lo, full.min.vc_lo);
+        assert_int_equal(plan.min.vc_hi, lowest ? plan.min.vc_lo : full.min.vc_hi);
+        for (int i = 0; i < plan.nopt; i++) {
+            assert_int_equal(plan.opt[i].vc_lo, full.opt[i].vc_lo);
+            assert_int_equal(plan.opt[i].vc_hi, lowest ? plan.opt[i].vc_lo : full.opt[i].vc_hi);
+        }
+        test_net_free(n, cfg);
+    }
+}
+
+/* olm.occupancy_max: the minimal output's first VC holds a full next input
+ * buffer (16 flits) and an empty output buffer (8): 2/3 of both buffers, 1
+ * of the next input buffer alone (FOGSim's getMaxCredits). With
+ * olm.min_occupancy at 80 % only next_input lets OLM misroute. */
+static void occupancy_max_next_input(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("olm", "router.out_buf_flits=8 olm.occupancy_vcs=first", &cfg);
+    const struct topo *t = &n->topo;
+    struct df_opts o;
+    df_opts_read(cfg, &o);
+    assert_false(o.occ_next); /* the default */
+    uint32_t d, r = 0;
+    int in_port;
+    enter_group3(t, &r, &in_port, &d);
+    struct packet p = packet_between(n, 1, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, r, in_port, 0, &p, &plan);
+    assert_true(plan.min_port >= 0 && plan.nopt > 0);
+    size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    assert_int_equal(n->ports[n->ports[gp].far_in].cap, 16);
+    assert_int_equal(mv[plan.min.vc_lo].ob_space, 8);
+    mv[plan.min.vc_lo].credits = 0;
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].owner = 0; /* blocked */
+    o.min_occ = 0.8;
+    assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1); /* 2/3 < 0.8 */
+    o.occ_next = true;
+    int c = df_occupancy_choice(n, &o, r, &plan, &p, 50); /* 1 >= 0.8 */
+    assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    o.min_occ = 1.01;
+    assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1);
     for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
         mv[v].owner = -1;
     test_net_free(n, cfg);
@@ -671,6 +761,67 @@ static void valiant_exclude_source(void **state)
             assert_int_equal(in_dst, 0);
         test_net_free(n, cfg);
     }
+}
+
+/* val.intermediate = group for ugal and pb (FOGSim's Valiant paths): with
+ * the decision forced to Valiant (a threshold of -100 packets), every
+ * inter-group path reaches a random group outside the source and
+ * destination groups, takes two global links and at most l-g-l-g-l (5
+ * hops), and its first hop is as long as the UGAL cost says; with
+ * intermediate routers some paths take 6 hops. */
+static void ugal_pb_group_paths(void **state)
+{
+    (void)state;
+    const char *const rts[] = {"ugal", "pb"};
+    for (int k = 0; k < 2; k++)
+        for (int group = 0; group < 2; group++) {
+            char extra[96];
+            snprintf(extra, sizeof extra, "%s.threshold=-100%s", rts[k],
+                     group ? " val.intermediate=group" : "");
+            struct saturn_config *cfg;
+            struct net *n = small_net(rts[k], extra, &cfg);
+            const struct topo *t = &n->topo;
+            int longest = 0;
+            for (uint32_t s = 0; s < t->routers; s += 2)
+                for (uint32_t d = 0; d < t->routers; d += 3) {
+                    if (df_group(t, s) == df_group(t, d))
+                        continue;
+                    for (uint64_t draw = 0; draw < 60; draw += 13) {
+                        struct packet p = packet_between(n, s, d);
+                        n->rops->at_source(n->rstate, n, &p, draw * 2654435761u);
+                        uint32_t mid = p.route[0], r = s;
+                        uint32_t gm = group ? mid : df_group(t, mid);
+                        assert_true(gm < t->groups && gm != df_group(t, s) && gm != df_group(t, d));
+                        if (group) { /* the UGAL cost's hop count is the path's */
+                            double cmin, cval;
+                            df_ugal_costs(n, true, s, &p, &cmin, &cval);
+                            assert_true(cmin == 0 && cval == 0); /* an empty network */
+                        }
+                        int in_port = t->radix, in_vc = 0, hops = 0, globals = 0;
+                        bool seen = false;
+                        for (;;) {
+                            struct route_result res;
+                            n->rops->route(n->rstate, n, r, in_port, in_vc, &p, &res);
+                            if (res.c[0].port >= t->radix)
+                                break;
+                            globals += topo_port_class(t, res.c[0].port) == TOPO_GLOBAL;
+                            in_vc = res.c[0].vc_lo;
+                            topo_link(t, r, res.c[0].port, &r, &in_port);
+                            seen |= df_group(t, r) == gm;
+                            assert_true(++hops <= 6);
+                        }
+                        assert_int_equal(r, d);
+                        assert_true(seen);
+                        assert_true(p.misroute & PACKET_MISROUTED_GLOBAL);
+                        assert_int_equal(globals, 2);
+                        if (group)
+                            assert_int_equal(hops, df_group_path_hops(t, s, gm, d));
+                        longest = hops > longest ? hops : longest;
+                    }
+                }
+            assert_int_equal(longest, group ? 5 : 6);
+            test_net_free(n, cfg);
+        }
 }
 
 /* OLM's trigger: with olm.trigger = blocked no misroute while the minimal
@@ -983,12 +1134,22 @@ static void model_bounds(void **state)
 static void every_routing_survives_saturation(void **state)
 {
     (void)state;
-    const char *const routings[] = {"min", "val", "ugal", "pb", "olm", "base", "hybrid", "ectn"};
+    /* every routing, then the FOGSim readings that change paths, VCs or
+     * allocation: group-only Valiant paths, one VC per hop, transit first
+     * (not with min under ADV+1: there transit first starves the nodes of
+     * the router that owns the group's link, by design, as in FOGSim) */
+    const char *const cases[][2] = {
+        {"min", NULL}, {"val", NULL}, {"ugal", NULL}, {"pb", NULL}, {"olm", NULL},
+        {"base", NULL}, {"hybrid", NULL}, {"ectn", NULL},
+        {"ugal", "val.intermediate=group"}, {"pb", "val.intermediate=group"},
+        {"olm", "dragonfly.vc_choice=lowest"}, {"ectn", "dragonfly.vc_choice=lowest"},
+        {"olm", "router.transit_priority=true"}, {"pb", "router.transit_priority=true"}};
     const char *const patterns[] = {"traffic.pattern=uniform", "traffic.pattern=adv"};
-    for (int i = 0; i < 8; i++)
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int j = 0; j < 2; j++) {
             char word[64];
-            snprintf(word, sizeof word, "routing.algorithm=%s", routings[i]);
+            snprintf(word, sizeof word, "routing.algorithm=%s", cases[i][0]);
+            const char *extra = cases[i][1] ? cases[i][1] : "sim.seed=1";
             struct saturn_results r = test_run((const char *const[]){
                 "network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2",
                 "dragonfly.local_latency=3", "dragonfly.global_latency=12",
@@ -996,9 +1157,9 @@ static void every_routing_survives_saturation(void **state)
                 "router.buf_flits=8", "router.out_buf_flits=8", "router.speedup=2",
                 "traffic.packet_length=8", "traffic.flit_rate=0.9", "steady.warmup=300",
                 "steady.measure=800", "steady.drain_max=200000", "sim.check_invariants=true",
-                "sim.watchdog=3000", NULL});
+                "sim.watchdog=3000", extra, NULL});
             if (!r.drained || r.measured_delivered != r.measured_packets)
-                fail_msg("%s %s: %llu of %llu delivered", routings[i], patterns[j],
+                fail_msg("%s %s %s: %llu of %llu delivered", cases[i][0], extra, patterns[j],
                          (unsigned long long)r.measured_delivered,
                          (unsigned long long)r.measured_packets);
             saturn_results_free(&r);
@@ -1067,6 +1228,9 @@ int main(void)
         cmocka_unit_test(bad_input),
         cmocka_unit_test(occupancy_vcs_first),
         cmocka_unit_test(valiant_exclude_source),
+        cmocka_unit_test(ugal_pb_group_paths),
+        cmocka_unit_test(vc_choice_lowest),
+        cmocka_unit_test(occupancy_max_next_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

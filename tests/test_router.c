@@ -243,6 +243,59 @@ static void vc_allocators(void **state)
     }
 }
 
+/* router.transit_priority (FOGSim's output arbiters): transit input A
+ * (port 0) and the injection port I (port 4) both want output X, and X's
+ * pointers (switch, and VC 0's) are at I. Round-robin serves I; with the
+ * priority A wins, both the switch and the VC. */
+static void transit_priority(void **state)
+{
+    (void)state;
+    for (int prio = 0; prio < 2; prio++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                       prio ? "router.transit_priority=true"
+                                                            : "router.transit_priority=false",
+                                                       "traffic.packet_length=16", NULL},
+                                 &cfg);
+        const uint32_t r = 5;
+        const int V = n->V, I = n->topo.radix;
+        assert_int_equal(I, 4);
+        /* the switch: both hold a VC of X, a body flit in front */
+        uint32_t pid = net_packet_new(n, 0, 1, 16, false);
+        struct ivc *a = hold(n, r, 0, 0, 2, 0, pid), *i = hold(n, r, I, 0, 2, 1, pid);
+        n->ports[(size_t)r * n->P + 2].sa_out_rr = (uint8_t)I;
+        router_step(n, &n->parts[0], r);
+        assert_int_equal(a->count, prio ? 0 : 1);
+        assert_int_equal(i->count, prio ? 1 : 0);
+        test_net_free(n, cfg);
+
+        /* the VC: heads at A's VC 0 and I's VC 0 both want X's VC 0 */
+        n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                           prio ? "router.transit_priority=true"
+                                                : "router.transit_priority=false",
+                                           "traffic.packet_length=16", NULL},
+                     &cfg);
+        struct ovc *x = &n->ovcs[((size_t)r * n->P + 2) * V];
+        x[0].va_rr = (uint16_t)(I * V);
+        const int ports[2] = {0, I};
+        for (int k = 0; k < 2; k++) {
+            uint32_t q = net_packet_new(n, 0, 1, 16, false);
+            struct ivc *iv = put_flit(n, r, ports[k], 0, (flit_t){q, 0, FLIT_HEAD});
+            struct ivc_route *ir = &n->iroute[((size_t)r * n->P + (size_t)ports[k]) * V];
+            iv->state = IVC_VA;
+            ir->route.n = 1;
+            ir->route.sel = 0;
+            ir->route.c[0] = (struct route_cand){2, 0, 0};
+            ir->len = 16;
+            ir->pid = q;
+            ir->t_front = n->now;
+        }
+        router_step(n, &n->parts[0], r);
+        assert_int_equal(x[0].owner, prio ? 0 : I * V);
+        test_net_free(n, cfg);
+    }
+}
+
 /* Far beyond saturation with every invariant checked each cycle, the
  * iSLIP allocators deliver every packet (no flit lost or stuck). */
 static void islip_survives_saturation(void **state)
@@ -258,16 +311,19 @@ static void islip_survives_saturation(void **state)
     saturn_results_free(&r);
 }
 
-/* islip needs one crossbar input per port and no metapackets. */
+/* islip needs one crossbar input per port and no metapackets; the transit
+ * priority is the separable allocators'. */
 static void islip_bad_input(void **state)
 {
     (void)state;
     const char *const *cases[] = {
         (const char *const[]){"router.sw_alloc=islip", "router.speedup=2", NULL},
         (const char *const[]){"router.sw_alloc=islip", "gather.mode=metapacket", NULL},
-        (const char *const[]){"router.vc_alloc=islip", "router.arbiter=central", NULL}};
-    const char *keys[] = {"router.sw_alloc", "router.sw_alloc", "router.vc_alloc"};
-    for (int i = 0; i < 3; i++) {
+        (const char *const[]){"router.vc_alloc=islip", "router.arbiter=central", NULL},
+        (const char *const[]){"router.vc_alloc=islip", "router.transit_priority=true", NULL}};
+    const char *keys[] = {"router.sw_alloc", "router.sw_alloc", "router.vc_alloc",
+                          "router.transit_priority"};
+    for (int i = 0; i < 4; i++) {
         struct saturn_config *c = test_config(cases[i]);
         struct saturn_error err = {0};
         struct net n;
@@ -342,6 +398,7 @@ int main(void)
         cmocka_unit_test(zero_load_islip),
         cmocka_unit_test(switch_allocators),
         cmocka_unit_test(vc_allocators),
+        cmocka_unit_test(transit_priority),
         cmocka_unit_test(islip_survives_saturation),
         cmocka_unit_test(islip_bad_input),
         cmocka_unit_test(va_stage),

@@ -371,7 +371,7 @@ static int64_t draw_router(struct rng *r, struct draw *d, const struct shape *s,
     } else if (s->df) {
         vcs = range(r, 1, 4);
         int local_need = !strcmp(routing, "ugal") || !strcmp(routing, "pb") ? 4 : 3;
-        if (!strcmp(routing, "val")) {
+        if (!strcmp(routing, "val") || !strcmp(routing, "ugal") || !strcmp(routing, "pb")) {
             bool group = chance(r, 0.5);
             add(d, "val.intermediate=%s", group ? "group" : "router");
             local_need = group ? 3 : 4;

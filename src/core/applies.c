@@ -65,6 +65,7 @@ static bool duato(const struct saturn_config *c) { return is(c, "routing.algorit
 static bool val(const struct saturn_config *c) { return is(c, "routing.algorithm", "val"); }
 static bool ugal(const struct saturn_config *c) { return is(c, "routing.algorithm", "ugal"); }
 static bool pb(const struct saturn_config *c) { return is(c, "routing.algorithm", "pb"); }
+static bool valiant(const struct saturn_config *c) { return is(c, "routing.algorithm", "val|ugal|pb"); }
 static bool olm(const struct saturn_config *c) { return is(c, "routing.algorithm", "olm"); }
 static bool olm_hybrid(const struct saturn_config *c) { return is(c, "routing.algorithm", "olm|hybrid"); }
 static bool base(const struct saturn_config *c) { return is(c, "routing.algorithm", "base"); }
@@ -106,6 +107,7 @@ static const struct rule {
     {"network.n", torus_or_mesh},
     {"dragonfly.global_misroute", misrouting},
     {"dragonfly.misroute_room", misrouting},
+    {"dragonfly.vc_choice", misrouting},
     {"dragonfly.", dragonfly},
     {"fattree.", fattree},
     {"hyperx.", hyperx},
@@ -123,6 +125,7 @@ static const struct rule {
     {"routing.reroute", dragonfly},
     {"disha.", disha},
     {"duato.", duato},
+    {"val.intermediate", valiant},
     {"val.", val},
     {"ugal.", ugal},
     {"pb.", pb},

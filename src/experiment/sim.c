@@ -77,7 +77,8 @@ void sim_on_deliver(void *user, struct net *n, uint32_t pid)
             s->gen[b].local += (p->misroute & PACKET_MISROUTED_LOCAL) != 0;
         }
     }
-    if (!p->measured && !s->count_all)
+    if (s->by_delivery ? n->now < s->win_lo || n->now >= s->win_hi
+                       : !p->measured && !s->count_all)
         return;
     hist_add(&s->lat, n->now - p->t_gen);
     hist_add(&s->netlat, n->now - p->t_inj);

@@ -19,6 +19,9 @@ struct saturn_sim {
     struct histogram lat, netlat;
     double hops_sum;
     bool count_all;       /* every packet counts (collective) */
+    bool by_delivery;     /* steady.measure_by = delivery: the packets delivered in
+                             [win_lo, win_hi) count, whenever generated */
+    uint64_t win_lo, win_hi;
     uint64_t last_delivery;
 
     /* mobility, entropy and throttling, accumulated while acc_on */

@@ -16,6 +16,8 @@
 #define STEADY_GROWTH_LIMIT 0.01
 #define STEADY_GROWTH_NOISE 3.0
 
+static const char *const measure_by_names[] = {"generation", "delivery", NULL};
+
 const struct saturn_param steady_params[] = {
     {"steady.warmup", SATURN_PARAM_INT, "10000", 0, 1e12, NULL,
      "cycles before the measurement window"},
@@ -24,6 +26,11 @@ const struct saturn_param steady_params[] = {
      "002's rule T = 10 x 4 l / lambda (l: mean hops, lambda: packets/node/cycle)"},
     {"steady.drain_max", SATURN_PARAM_INT, "100000", 0, 1e12, NULL,
      "cycles after the window to wait for measured packets; a run that needs more is saturated"},
+    {"steady.measure_by", SATURN_PARAM_ENUM, "generation", 0, 0, measure_by_names,
+     "which packets the window measures: those generated in it, waited for in the drain "
+     "(generation, BookSim's latency mode), or those delivered in it whenever they were "
+     "generated, with no drain (delivery: FOGSim's statistics; the saturation test is then "
+     "the backlog's growth alone)"},
     {"steady.trend_from", SATURN_PARAM_REAL, "1", 0, 1, NULL,
      "where the backlog's growth is fitted for the saturation test, as a fraction of the "
      "warm-up: 1 = over the window only; 0.5 = from half the warm-up to the end of the window "
@@ -55,6 +62,10 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             M = 1;
     }
     uint64_t D = (uint64_t)saturn_config_int(s->cfg, "steady.drain_max");
+    /* steady.measure_by = delivery: sim_on_deliver counts the window's deliveries */
+    s->by_delivery = saturn_config_enum(s->cfg, "steady.measure_by") == 1;
+    s->win_lo = W;
+    s->win_hi = W + M;
     /* steady.trend_from < 1: the growth is fitted over [F, W + M) instead
      * (running sums, t relative to F) */
     const double trend_from = saturn_config_real(s->cfg, "steady.trend_from");
@@ -85,6 +96,11 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
         if (now == W + M) {
             ej1 = n->flits_ejected;
             gen1 = b.generated_flits;
+        }
+        if (now >= W + M && s->by_delivery) {
+            r->measured_packets = s->lat.n;
+            r->drained = true; /* nothing to wait for */
+            break;
         }
         if (now >= W + M) {
             r->measured_packets = (gen1 - gen0) / len;

@@ -54,6 +54,11 @@ const struct saturn_param router_params[] = {
      "iteration: each head asks for every free VC of its candidates; each output VC grants one "
      "head from its pointer, each head accepts one grant from its own pointer; pointers move on "
      "acceptance; not with router.arbiter = central)"},
+    {"router.transit_priority", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "VC and switch allocation serve inputs from other routers before the router's injection "
+     "ports, round-robin within each (FOGSim's output arbiters: transit before injection); "
+     "false: round-robin over all inputs; needs router.sw_alloc and router.vc_alloc "
+     "input_first / separable"},
     {"router.va_stage", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "VC allocation as a pipeline stage of its own before switch allocation, as in BookSim 2's "
      "iq router: an output VC freed by a tail crossing in cycle t goes to a waiting head in "
@@ -443,6 +448,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "router.vc_alloc", err,
                                   "islip lets every waiting head ask; the central arbiter "
                                   "(router.arbiter = central) routes one at a time");
+    n->transit_first = saturn_config_bool(cfg, "router.transit_priority");
+    if (n->transit_first && (n->sw_islip || n->va_islip))
+        return saturn_config_fail(cfg, "router.transit_priority", err,
+                                  "applies to the separable allocators (router.sw_alloc = "
+                                  "input_first, router.vc_alloc = separable)");
     if (n->sw_islip && n->speedup != 1)
         return saturn_config_fail(cfg, "router.sw_alloc", err,
                                   "islip matches one flit per input and output port a cycle: "

@@ -217,6 +217,8 @@ struct net {
     bool arb_requeue;       /* a refused head queues for the central arbiter again */
     bool sw_islip;          /* router.sw_alloc = islip: switch allocation by 1-iteration iSLIP */
     bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
+    bool transit_first;     /* router.transit_priority: an output serves inputs from other
+                               routers before the router's injection ports */
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
                                from t + 2 */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */

@@ -708,12 +708,14 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
         int best = i;
-        unsigned bd = (req[i].lin + nlin - o->va_rr) % nlin;
+        /* router.transit_priority: injection inputs rank after every transit one */
+        const unsigned inj0 = ANY(M) && n->transit_first ? (unsigned)(n->topo.radix * V) : nlin;
+        unsigned bd = (req[i].lin + nlin - o->va_rr) % nlin + (req[i].lin >= inj0 ? nlin : 0);
         for (int j = i + 1; j < nreq; j++) {
             if (req[j].done || req[j].port != req[i].port || req[j].vc != req[i].vc)
                 continue;
             req[j].done = 1;
-            unsigned d = (req[j].lin + nlin - o->va_rr) % nlin;
+            unsigned d = (req[j].lin + nlin - o->va_rr) % nlin + (req[j].lin >= inj0 ? nlin : 0);
             if (d < bd) {
                 bd = d;
                 best = j;
@@ -813,7 +815,18 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             meta_xfer(n, w, r, meta_p);
             g = 1;
         }
-        for (; g < grants && rot; g++) {
+        uint64_t rot_inj = 0; /* router.transit_priority: injection inputs after the others */
+        if (ANY(M) && n->transit_first) {
+            const int rdx = n->topo.radix;
+            const uint64_t inj = rdx >= 64 ? 0 : omask[op] & ~((1ULL << rdx) - 1);
+            rot_inj = rotate_from(inj, s, P, pfull);
+            rot = rotate_from(omask[op] & ~inj, s, P, pfull);
+        }
+        for (; g < grants && (rot || rot_inj); g++) {
+            if (!rot) {
+                rot = rot_inj;
+                rot_inj = 0;
+            }
             int p = unrotate(__builtin_ctzll(rot), s, P);
             rot &= rot - 1;
             int v = reqvc[op * P + p];
@@ -847,7 +860,7 @@ static void router_step_plain_obuf(struct net *n, struct net_part *w, uint32_t r
 router_step_fn router_step_for(const struct net *n)
 {
     if (n->central || n->va_islip || n->sw_islip || n->meta || n->trace || n->link_first ||
-        n->packet_links || n->rec)
+        n->packet_links || n->rec || n->transit_first)
         return router_step_any;
     return n->obuf_on ? router_step_plain_obuf : router_step_plain;
 }

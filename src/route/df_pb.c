@@ -10,7 +10,8 @@
  * destination groups) when the minimal path's global link is marked, or
  * when its local queue is too long compared with the Valiant one
  * (UGAL-L: q_min H_min > q_val H_val + T, T = pb.threshold packets);
- * otherwise the minimal path. Paths and VCs as val (router). */
+ * otherwise the minimal path. Paths and VCs as val's (val.intermediate:
+ * router, or group as FOGSim's PB; see ugal). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -42,6 +43,7 @@ struct pb {
     double allowance;  /* phits */
     int mark_hi;       /* the highest global VC the marks count (0 or all) */
     bool val_src_only; /* dragonfly.valiant_exclude = source */
+    bool group;        /* val.intermediate = group: p->route[0] is a group */
     uint32_t depth;    /* history snapshots kept: delay + 1 */
     uint32_t links;    /* routers * h */
     uint8_t *sat;      /* depth x links marks */
@@ -61,12 +63,13 @@ static int pb_init(void **state, const struct saturn_config *cfg, const struct n
                    (double)saturn_config_int(cfg, "traffic.packet_length");
     s->mark_hi = saturn_config_enum(cfg, "pb.marks") == 0 ? 0 : n->global_vcs - 1;
     s->val_src_only = df_valiant_src_only(cfg);
+    s->group = df_valiant_group(cfg);
     s->depth = (uint32_t)saturn_config_int(cfg, "pb.delay") + 1;
     s->links = n->topo.routers * (uint32_t)n->topo.h;
     s->sat = calloc((size_t)s->depth * s->links, 1);
     if (!s->sat)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (pb marks)");
-    return df_check(cfg, n, 4, 2, "pb", err);
+    return df_check(cfg, n, s->group ? 3 : 4, 2, "pb", err);
 }
 
 static void pb_free(void *state)
@@ -114,8 +117,9 @@ static void pb_at_source(void *state, const struct net *n, struct packet *p, uin
 {
     const struct pb *s = state;
     const struct topo *t = &n->topo;
-    p->route[0] = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
-                                      draw, s->val_src_only);
+    uint32_t mid = df_val_intermediate(t, topo_node_router(t, p->src), topo_node_router(t, p->dst),
+                                       draw, s->val_src_only);
+    p->route[0] = s->group ? df_group(t, mid) : mid;
     p->route[1] = 0;
 }
 
@@ -130,15 +134,15 @@ static void pb_route(void *state, const struct net *n, uint32_t r, int in_port, 
         bool val = false;
         if (g != gd) {
             double cmin, cval;
-            df_ugal_costs(n, r, p, &cmin, &cval);
+            df_ugal_costs(n, s->group, r, p, &cmin, &cval);
             val = pb_marked(s, n, g, gd) || cmin > cval + s->threshold;
         }
         if (val)
             p->misroute |= PACKET_MISROUTED_GLOBAL;
         else
-            p->route[0] = d;
+            p->route[0] = s->group ? gd : d;
     }
-    df_val_route(n, r, in_port, in_vc, p, out);
+    df_valiant_route(n, s->group, r, in_port, in_vc, p, out);
 }
 
 const struct route_ops route_df_pb = {.name = "pb",

@@ -13,8 +13,9 @@ static const char *const intermediates[] = {"router", "group", NULL};
 
 const struct saturn_param route_val_params[] = {
     {"val.intermediate", SATURN_PARAM_ENUM, "router", 0, 0, intermediates,
-     "routing.algorithm = val: Valiant through a random intermediate router (l-g-l-l-g-l, 4 "
-     "local VCs) or a random intermediate group (l-g-l-g-l, 3 local VCs)"},
+     "val, ugal, pb: Valiant paths through a random intermediate router (l-g-l-l-g-l, 4 "
+     "local VCs; the paper's text) or a random intermediate group (l-g-l-g-l, 3 local VCs; "
+     "FOGSim's VAL, UGAL and PB)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 struct val {
@@ -29,7 +30,7 @@ static int val_init(void **state, const struct saturn_config *cfg, const struct 
     if (!v)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = v;
-    v->group = saturn_config_enum(cfg, "val.intermediate") == 1;
+    v->group = df_valiant_group(cfg);
     v->src_only = df_valiant_src_only(cfg);
     return df_check(cfg, n, v->group ? 3 : 4, 2, "val", err);
 }
@@ -52,10 +53,7 @@ static void val_route(void *state, const struct net *n, uint32_t r, int in_port,
                       struct packet *p, struct route_result *out)
 {
     const struct val *v = state;
-    if (v->group)
-        df_valg_route(n, r, in_port, in_vc, p, out);
-    else
-        df_val_route(n, r, in_port, in_vc, p, out);
+    df_valiant_route(n, v->group, r, in_port, in_vc, p, out);
 }
 
 const struct route_ops route_df_val = {.name = "val",

@@ -5,6 +5,8 @@ static const char *const global_names[] = {"mm", "crg", NULL};
 static const char *const trigger_names[] = {"exceeds", "reaches", NULL};
 static const char *const olm_trigger_names[] = {"blocked", "always", NULL};
 static const char *const occ_vcs_names[] = {"range", "first", NULL};
+static const char *const occ_max_names[] = {"buffers", "next_input", NULL};
+static const char *const vc_choice_names[] = {"range", "lowest", NULL};
 static const char *const val_exclude_names[] = {"source_destination", "source", NULL};
 
 const struct saturn_param route_dragonfly_params[] = {
@@ -32,6 +34,16 @@ const struct saturn_param route_dragonfly_params[] = {
      "olm, hybrid: the occupancies compared (and olm.min_occupancy) are of a candidate's whole "
      "VC range (range) or of its first VC only, the one a hop-indexed VC order gives this hop "
      "(first: FOGSim's per-VC credit occupancy)"},
+    {"olm.occupancy_max", SATURN_PARAM_ENUM, "buffers", 0, 0, occ_max_names,
+     "olm, hybrid: what an occupancy (output buffer, link and next input buffer) is a fraction "
+     "of, in the comparison and olm.min_occupancy: the output and next input buffers together "
+     "(buffers) or the next input buffer alone (next_input: FOGSim's getMaxCredits, so a "
+     "fraction may exceed 1)"},
+    {"dragonfly.vc_choice", SATURN_PARAM_ENUM, "range", 0, 0, vc_choice_names,
+     "olm, base, hybrid, ectn: the VCs a hop may take: every slot of the VC order above the "
+     "arrival that leaves room for the rest of the path (range), or the lowest of them only "
+     "(lowest: FOGSim's hop-indexed VCs, where every minimal global hop in the source group "
+     "takes global VC 0)"},
     {"dragonfly.valiant_exclude", SATURN_PARAM_ENUM, "source_destination", 0, 0,
      val_exclude_names,
      "val, ugal, pb: the groups a random Valiant intermediate router may not lie in: the "
@@ -55,6 +67,8 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
     o->occ_first = saturn_config_enum(cfg, "olm.occupancy_vcs") == 1;
+    o->occ_next = saturn_config_enum(cfg, "olm.occupancy_max") == 1;
+    o->lowest = saturn_config_enum(cfg, "dragonfly.vc_choice") == 1;
     o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
     o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
                     (double)saturn_config_int(cfg, "traffic.packet_length");
@@ -304,8 +318,8 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
 
 /* ---- the OLM family ------------------------------------------------------ */
 
-void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
-             const struct packet *p, struct df_plan *plan)
+static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                      int in_vc, const struct packet *p, struct df_plan *plan)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
@@ -387,6 +401,19 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
     }
 }
 
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *plan)
+{
+    plan_fill(n, o, r, in_port, in_vc, p, plan);
+    if (!o->lowest || plan->min_port < 0)
+        return;
+    /* dragonfly.vc_choice = lowest: one VC per hop, a subset of the legal
+     * range (so no new channel dependency) */
+    plan->min.vc_hi = plan->min.vc_lo;
+    for (int i = 0; i < plan->nopt; i++)
+        plan->opt[i].vc_hi = plan->opt[i].vc_lo;
+}
+
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
               struct packet *p, struct route_result *out)
 {
@@ -450,7 +477,8 @@ void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64
 }
 
 /* Occupancy as a fraction of what the VCs can hold (output buffer and
- * next input buffer): a global VC holds 288 phits, a local one 64, and
+ * next input buffer, or with olm.occupancy_max = next_input the next input
+ * buffer alone, as FOGSim): a global VC holds 288 phits, a local one 64, and
  * comparing raw phits would keep traffic off the global links whenever
  * their long round trip holds more than a local VC can. */
 static double occupancy_frac(const struct net *n, const struct df_opts *o, uint32_t r,
@@ -458,7 +486,7 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
 {
     const int hi = o->occ_first ? c->vc_lo : c->vc_hi; /* olm.occupancy_vcs */
     const struct port *op = &n->ports[(size_t)r * (size_t)n->P + c->port];
-    double cap = (double)(n->obuf_unlimited ? 0 : n->obuf_cap) +
+    double cap = (double)(n->obuf_unlimited || o->occ_next ? 0 : n->obuf_cap) + /* olm.occupancy_max */
                  (op->out_unlimited ? 0 : (double)n->ports[op->far_in].cap);
     double occ = df_occupancy(n, r, c->port, c->vc_lo, hi);
     return cap > 0 ? occ / (cap * (hi - c->vc_lo + 1)) : occ;
@@ -525,19 +553,42 @@ uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint6
 }
 
 /* Queue and hop products of both paths from the source router r. */
-void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
-                   double *cval)
+void df_ugal_costs(const struct net *n, bool group, uint32_t r, const struct packet *p,
+                   double *cmin, double *cval)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), mid = p->route[0];
     struct route_result rm, rv;
     struct packet pm = *p, pv = *p;
-    pm.route[0] = d;
+    pm.route[0] = group ? df_group(t, d) : d;
     const int inj = n->topo.radix; /* decided at the source router */
-    df_val_route(n, r, inj, 0, &pm, &rm);
-    df_val_route(n, r, inj, 0, &pv, &rv);
+    df_valiant_route(n, group, r, inj, 0, &pm, &rm);
+    df_valiant_route(n, group, r, inj, 0, &pv, &rv);
     *cmin = (double)df_occupancy(n, r, rm.c[0].port, rm.c[0].vc_lo, rm.c[0].vc_hi) *
             df_router_hops(t, r, d);
-    *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) *
-            (df_router_hops(t, r, mid) + df_router_hops(t, mid, d));
+    int hval = group ? df_group_path_hops(t, r, mid, d)
+                     : df_router_hops(t, r, mid) + df_router_hops(t, mid, d);
+    *cval = (double)df_occupancy(n, r, rv.c[0].port, rv.c[0].vc_lo, rv.c[0].vc_hi) * hval;
+}
+
+bool df_valiant_group(const struct saturn_config *cfg)
+{
+    return saturn_config_enum(cfg, "val.intermediate") == 1;
+}
+
+void df_valiant_route(const struct net *n, bool group, uint32_t r, int in_port, int in_vc,
+                      struct packet *p, struct route_result *out)
+{
+    (group ? df_valg_route : df_val_route)(n, r, in_port, in_vc, p, out);
+}
+
+int df_group_path_hops(const struct topo *t, uint32_t r, uint32_t gm, uint32_t d)
+{
+    int hops = 0;
+    while (df_group(t, r) != gm) { /* minimally to the group's global link, across it */
+        int fp;
+        topo_link(t, r, df_port_to_group(t, r, gm), &r, &fp);
+        hops++;
+    }
+    return hops + df_router_hops(t, r, d);
 }

@@ -51,6 +51,9 @@ struct df_opts {
     double min_occ;  /* olm.min_occupancy / 100: ... and is at least this full */
     bool occ_first;  /* olm.occupancy_vcs = first: occupancies of a candidate's first VC only
                         (FOGSim's per-VC credits); range: of all its VCs together */
+    bool occ_next;   /* olm.occupancy_max = next_input: an occupancy is a fraction of the next
+                        input buffer alone (FOGSim); buffers: of output and next input buffers */
+    bool lowest;     /* dragonfly.vc_choice = lowest: a hop takes the lowest legal VC only */
     double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
                                      group must exceed cong_coef x mean + cong_allow phits */
 };
@@ -110,6 +113,14 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
                    struct route_result *out);
 /* Hop counts of a Valiant path through router mid, and of the minimal one. */
 int df_router_hops(const struct topo *t, uint32_t a, uint32_t b);
+/* val.intermediate = group (val, ugal, pb): Valiant paths go to a random
+ * intermediate group (p->route[0] a group; a minimal packet's is its
+ * destination group) and use df_valg_route; router: df_val_route. */
+bool df_valiant_group(const struct saturn_config *cfg);
+void df_valiant_route(const struct net *n, bool group, uint32_t r, int in_port, int in_vc,
+                      struct packet *p, struct route_result *out);
+/* The router hops of the group path from router r through group gm to router d. */
+int df_group_path_hops(const struct topo *t, uint32_t r, uint32_t gm, uint32_t d);
 
 /* In-transit adaptive routing (OLM family). At router r the plan holds
  * the minimal output and the nonminimal options the family allows here:
@@ -162,7 +173,7 @@ uint32_t df_val_intermediate(const struct topo *t, uint32_t s, uint32_t d, uint6
                              bool src_only);
 /* dragonfly.valiant_exclude = source: Valiant intermediates may lie in the destination group */
 bool df_valiant_src_only(const struct saturn_config *cfg);
-void df_ugal_costs(const struct net *n, uint32_t r, const struct packet *p, double *cmin,
-                   double *cval);
+void df_ugal_costs(const struct net *n, bool group, uint32_t r, const struct packet *p,
+                   double *cmin, double *cval);
 
 #endif
