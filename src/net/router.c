@@ -249,15 +249,19 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
 }
 
-/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
-static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
+/* Round-robin helpers, for masks of at most 64 bits: rotate m right by s
+ * over 64 bits, so that its bits from s up come first, then those below s
+ * (bits past a mask's width are zero either way), and map a bit of the
+ * rotated mask back; ring_dist is how far x comes after pointer s on a
+ * ring of n (both below n). */
+static inline uint64_t rotate_from(uint64_t m, int s)
 {
-    return s ? ((m >> s) | (m << (width - s))) & full : m;
+    return (m >> s) | (m << ((64 - s) & 63));
 }
-static inline int unrotate(int bit, int s, int width)
+static inline int unrotate(int bit, int s) { return (bit + s) & 63; }
+static inline unsigned ring_dist(unsigned x, unsigned s, unsigned n)
 {
-    int x = bit + s;
-    return x >= width ? x - width : x;
+    return x >= s ? x - s : x + n - s;
 }
 
 /* Send the front flit of output VC (port gop, v) onto its link. */
@@ -297,7 +301,6 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
 HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
-    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
     /* only the outputs with something to send, in port order */
     for (uint64_t pm = n->robuf[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
@@ -329,8 +332,8 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
         /* round-robin from ob_rr over the VCs holding flits (link_ready is
          * false for the others) */
         const int s = op->ob_rr;
-        for (uint64_t rot = rotate_from(op->ob_nonempty, s, V, vfull); rot; rot &= rot - 1) {
-            const int v = unrotate(__builtin_ctzll(rot), s, V);
+        for (uint64_t rot = rotate_from(op->ob_nonempty, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
             if (!link_ready(n, op, &ov[v]))
                 continue;
             link_send(n, w, r, op, gop, v, M);
@@ -340,12 +343,17 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
     }
 }
 
-static inline bool can_send(const struct net *n, const struct port *ports,
-                            const struct ovc *ovcs, const struct ivc *iv)
+/* out_room > 0 for the output VC input VC iv holds. */
+HOT bool can_send(const struct net *n, const struct port *ports, const struct ovc *ovcs,
+                  const struct ivc *iv, const int M)
 {
     const struct port *op = &ports[iv->out_port];
     const struct ovc *o = &ovcs[iv->out_port * n->V + iv->out_vc];
-    return out_room(n, op, o) > 0;
+    if (op->kind == PORT_LOCAL)
+        return true;
+    if (OBUF_ON(n, M))
+        return o->ob_space > 0;
+    return op->out_unlimited || o->credits > 0;
 }
 
 /* Ejection one packet at a time (output_order = packet): the holder goes
@@ -559,7 +567,6 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
-    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint64_t omask[64], imask[64]; /* inputs asking for output op; outputs input p asks for */
     uint64_t outs_any = 0, ins_any = 0;
@@ -578,7 +585,7 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
             int op = iv->out_port;
             if (n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + op, 1); /* wanted; a send overrides */
-            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv))
+            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv, RM_ANY))
                 continue; /* the earlier VC in round-robin order asks for op */
             if (!(outs_any & (1ULL << op))) {
                 outs_any |= 1ULL << op;
@@ -600,8 +607,8 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         if (__builtin_expect(ports[op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s, P, pfull);
-        int p = unrotate(__builtin_ctzll(rot), s, P);
+        uint64_t rot = rotate_from(omask[op], s);
+        int p = unrotate(__builtin_ctzll(rot), s);
         granted[p] |= 1ULL << op;
     }
     /* accept: per input, the first granting output from its pointer */
@@ -610,7 +617,7 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         if (!granted[p])
             continue;
         int s = ports[p].sa_acc_rr;
-        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s, P, pfull)), s, P);
+        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         int v = reqvc[op * P + p];
         xfer(n, w, r, p, v, RM_ANY);
         ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
@@ -708,12 +715,12 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
         int best = i;
-        unsigned bd = (req[i].lin + nlin - o->va_rr) % nlin;
+        unsigned bd = ring_dist(req[i].lin, o->va_rr, nlin);
         for (int j = i + 1; j < nreq; j++) {
             if (req[j].done || req[j].port != req[i].port || req[j].vc != req[i].vc)
                 continue;
             req[j].done = 1;
-            unsigned d = (req[j].lin + nlin - o->va_rr) % nlin;
+            unsigned d = ring_dist(req[j].lin, o->va_rr, nlin);
             if (d < bd) {
                 bd = d;
                 best = j;
@@ -750,8 +757,6 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     int ntouched = 0;
     uint64_t touched_set = 0;
     int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
-    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
-    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ports[p].active;
@@ -763,7 +768,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             /* the meta VC goes first: metapackets have priority over data */
             m &= ~n->meta_bit;
             const struct ivc *iv = &ivcs[p * V + n->Vd];
-            if (can_send(n, ports, ovcs, iv)) {
+            if (can_send(n, ports, ovcs, iv, M)) {
                 int op = iv->out_port;
                 outs |= 1ULL << op;
                 touch_output(op, &touched_set, touched, &ntouched, omask);
@@ -773,14 +778,14 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             }
         }
         int s = ports[p].sa_in_rr;
-        uint64_t rot = rotate_from(m, s, V, vfull);
+        uint64_t rot = rotate_from(m, s);
         while (rot && picked < n->speedup) {
-            int v = unrotate(__builtin_ctzll(rot), s, V);
+            int v = unrotate(__builtin_ctzll(rot), s);
             rot &= rot - 1;
             const struct ivc *iv = &ivcs[p * V + v];
             if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
-            if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
+            if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv, M))
                 continue;
             /* an ejection port carrying another packet whole: wait */
             if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
@@ -799,7 +804,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     for (int t = 0; t < ntouched; t++) {
         int op = touched[t];
         int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s, P, pfull);
+        uint64_t rot = rotate_from(omask[op], s);
         /* A node takes one flit per cycle whatever the speedup. */
         int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
         if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
@@ -814,7 +819,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             g = 1;
         }
         for (; g < grants && rot; g++) {
-            int p = unrotate(__builtin_ctzll(rot), s, P);
+            int p = unrotate(__builtin_ctzll(rot), s);
             rot &= rot - 1;
             int v = reqvc[op * P + p];
             xfer(n, w, r, p, v, M);
