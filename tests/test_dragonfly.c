@@ -345,7 +345,7 @@ static bool cdg_has_cycle(const char *routing, const char *extra, int family, bo
     struct net *n = small_net(routing, extra, &cfg);
     const struct topo *t = &n->topo;
     struct cdg g = {n, (size_t)t->routers * n->P * n->V, NULL, unrestricted, family, {0}};
-    df_opts_read(cfg, &g.o);
+    df_opts_read(cfg, n, &g.o);
     g.edge = calloc(g.nch * g.nch / 8 + 1, 1);
     for (uint32_t s = 0; s < t->routers; s++)
         for (uint32_t d = 0; d < t->routers; d++) {
@@ -484,7 +484,7 @@ static void mm_paths(void **state)
     struct net *n = small_net("base", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     assert_true(o.mm && o.room && o.reaches && o.blocked); /* the defaults */
     uint32_t s = 0, d = 3 * (uint32_t)t->a + 2; /* group 0 to group 3 */
     struct packet p = packet_between(n, s, d);
@@ -605,7 +605,7 @@ static void occupancy_vcs_first(void **state)
     struct net *n = small_net("olm", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     /* a packet from group 0 arriving at a router of its destination group 3
      * over a global link, bound to another router of that group: its minimal
      * (local) output spans several VCs */
@@ -684,7 +684,7 @@ static void olm_trigger_blocked(void **state)
     struct net *n = small_net("olm", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
     struct packet p = packet_between(n, s, d);
     p.route[0] = NET_NONE;

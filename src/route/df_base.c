@@ -24,7 +24,7 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "base.threshold");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "base", err);

@@ -28,7 +28,7 @@ static int hybrid_init(void **state, const struct saturn_config *cfg, const stru
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "hybrid.threshold");
     s->pct = saturn_config_real(cfg, "hybrid.occupancy");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "hybrid", err);

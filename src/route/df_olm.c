@@ -33,7 +33,7 @@ static int olm_init(void **state, const struct saturn_config *cfg, const struct 
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->pct = saturn_config_real(cfg, "olm.threshold");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     return df_check(cfg, n, 3, 2, "olm", err);
 }
 

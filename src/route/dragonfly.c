@@ -47,7 +47,9 @@ const struct saturn_param route_dragonfly_params[] = {
      "olm, hybrid: packets added to the congested-link test (olm.congested_coef)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
+static const char *const rest_classes[DF_RESTS] = {"", "L", "GL", "LGL", "GLGL"};
+
+void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct df_opts *o)
 {
     o->mm = saturn_config_enum(cfg, "dragonfly.global_misroute") == 0;
     o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
@@ -58,6 +60,39 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
     o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
                     (double)saturn_config_int(cfg, "traffic.packet_length");
+    if (n->topo.kind != TOPO_DRAGONFLY)
+        return; /* the policy's check fails later */
+    const int len = (int)sizeof DF_ORDER_OLM - 1;
+    const int gport = n->topo.a - 1; /* the first global port; 0 is local */
+    for (int g = 0; g < 2; g++)
+        for (int same = 0; same < 2; same++)
+            for (int rest = 0; rest < DF_RESTS; rest++)
+                for (int a = -1; a < len; a++)
+                    o->olm_vcs[g][same][rest][a + 1] =
+                        df_vcs(n, g ? gport : 0, DF_ORDER_OLM, a, same, rest_classes[rest]);
+    for (int g = 0; g < 2; g++)
+        for (int v = 0; v < 64; v++)
+            o->olm_arrival[g][v] = (int8_t)df_arrival(n, DF_ORDER_OLM, g ? gport : 0, v);
+}
+
+/* df_vcs(n, port, DF_ORDER_OLM, arrival, same, rest_classes[rest]) from the table. */
+static inline struct route_cand olm_vcs(const struct net *n, const struct df_opts *o, int port,
+                                        int arrival, bool same, enum df_rest rest)
+{
+    const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
+    struct route_cand c = o->olm_vcs[global][same][rest][arrival + 1];
+    c.port = (uint16_t)port;
+    return c;
+}
+
+/* df_arrival(n, DF_ORDER_OLM, in_port, in_vc) from the table. */
+static inline int olm_arrival(const struct net *n, const struct df_opts *o, int in_port,
+                              int in_vc)
+{
+    if (in_port >= n->topo.radix)
+        return -1;
+    return o->olm_arrival[topo_port_class(&n->topo, in_port) == TOPO_GLOBAL]
+                         [in_vc < 63 ? in_vc : 63];
 }
 
 bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len)
@@ -324,7 +359,7 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
     const enum topo_link_class in_cls = topo_port_class(t, in_port);
     const bool injected = in_port >= t->radix;
     const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
-    const int arrival = df_arrival(n, DF_ORDER_OLM, in_port, in_vc);
+    const int arrival = olm_arrival(n, o, in_port, in_vc);
     /* The rest of the path, at worst: in the source group, a local hop
      * keeps room for a global misroute at the next router (G, L pair, G, L
      * pair); a global hop out of the source group room for the
@@ -332,14 +367,15 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
      * intermediate group a global hop and the destination group; a second
      * local hop in a group may stay on the first one's VC. */
     const bool second = !injected && in_cls == TOPO_LOCAL;
-    const char *rest = g == gd ? "" : g != gs ? (mglobal ? "L" : "GL") : (mglobal ? "L" : "GLGL");
+    const enum df_rest rest = g == gd ? DF_REST_NONE : mglobal ? DF_REST_L
+                              : g != gs ? DF_REST_GL : DF_REST_GLGL;
     plan->min_port = mp;
-    plan->min = df_vcs(n, mp, DF_ORDER_OLM, arrival, second, rest);
+    plan->min = olm_vcs(n, o, mp, arrival, second, rest);
     if (mid == NET_NONE && g == gs && g != gd && (p->route[1] & DF_MANDATORY)) {
         /* mm: committed by the local hop here to one of this router's
          * global links (G0; the intermediate and destination groups follow) */
         plan->global = plan->forced = true;
-        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
+        const struct route_cand c = olm_vcs(n, o, t->a - 1, arrival, false, DF_REST_LGL);
         for (int j = 0; j < t->h; j++)
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)(t->a - 1 + j), c.vc_lo, c.vc_hi};
         return;
@@ -352,7 +388,7 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
             int a = t->a, x = df_local_peer(i, in_port);
             plan->mm = true;
             /* every option of a plan is of one link class: one VC range */
-            const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, true, "GLGL");
+            const struct route_cand c = olm_vcs(n, o, 0, arrival, true, DF_REST_GLGL);
             for (int q = 0; q < a - 1; q++) {
                 int z = df_local_peer(i, q);
                 if (q == mp || (i - x + a) % a >= (z - i + a) % a)
@@ -365,7 +401,7 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
          * local hop: any other global port of this router (G0: the
          * intermediate group and the destination group follow) */
         plan->global = true;
-        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
+        const struct route_cand c = olm_vcs(n, o, t->a - 1, arrival, false, DF_REST_LGL);
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
             if (port != mp)
@@ -377,7 +413,8 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
         /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a;
          * the second hop may stay on the first one's VC */
         int a = t->a, z = df_local_peer(i, mp);
-        const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, false, g == gd ? "" : "GL");
+        const struct route_cand c =
+            olm_vcs(n, o, 0, arrival, false, g == gd ? DF_REST_NONE : DF_REST_GL);
         for (int q = 0; q < a - 1; q++) {
             int y = df_local_peer(i, q);
             if (q == mp || (y - i + a) % a >= (z - y + a) % a)

@@ -36,6 +36,9 @@ enum {
                          group committed the packet to a global link of the next router */
 };
 
+/* The rests of a path df_plan asks df_vcs about (DF_ORDER_OLM). */
+enum df_rest { DF_REST_NONE, DF_REST_L, DF_REST_GL, DF_REST_LGL, DF_REST_GLGL, DF_RESTS };
+
 /* The OLM family's mechanisms that paper 004 leaves to its simulator
  * (docs/DRAGONFLY.md, "Mechanisms and knobs"): read once by each policy. */
 struct df_opts {
@@ -53,9 +56,15 @@ struct df_opts {
                         (FOGSim's per-VC credits); range: of all its VCs together */
     double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
                                      group must exceed cong_coef x mean + cong_allow phits */
+    /* df_vcs under DF_ORDER_OLM, computed once: [global][same][rest][arrival + 1] (the
+     * port left 0), and df_arrival: [global input][min(in_vc, 63)]. Routing asks for
+     * them at every head and, with routing.reroute, every cycle it waits. */
+    struct route_cand olm_vcs[2][2][DF_RESTS][8];
+    int8_t olm_arrival[2][64];
 };
 extern const struct saturn_param route_dragonfly_params[];
-void df_opts_read(const struct saturn_config *cfg, struct df_opts *o);
+/* Reads the options and fills the tables for network n. */
+void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct df_opts *o);
 /* Does the contention counter value c fire against threshold th? */
 static inline bool df_fires(const struct df_opts *o, unsigned c, unsigned th)
 {
