@@ -219,14 +219,18 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     } else if (OBUF_ON(n, M)) {
         if (!n->obuf_unlimited)
             o->ob_space--;
-        if (n->xbar_delay == 0) {
+        if (n->xbar_delay <= 1) {
+            /* Straight into the output buffer, also after a 1-cycle
+             * crossbar: the link stage ran before the switch this cycle
+             * (ob_direct), so the flit is first seen next cycle, as on
+             * arrival of an EV_OBUF event. */
             if (o->ob_count == o->ob_mask + 1 &&
                 !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
                 net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
             if (f.flags & FLIT_HEAD)
-                n->pk[f.pid].t_out = n->now;
+                n->pk[f.pid].t_out = n->now + n->xbar_delay;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
             n->robuf[r] |= 1ULL << iv->out_port;
@@ -264,17 +268,29 @@ static inline unsigned ring_dist(unsigned x, unsigned s, unsigned n)
     return x >= s ? x - s : x + n - s;
 }
 
-/* Send the front flit of output VC (port gop, v) onto its link. */
+/* Output VCs whose freed output-buffer slot counts only after this
+ * cycle's switch allocation (ob_direct): at most one a port. */
+struct ob_defer {
+    struct ovc *o[64];
+    int n;
+};
+
+/* Send the front flit of output VC (port gop, v) onto its link; its slot
+ * is free again now, or (d) once the switch has been allocated. */
 HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
-                   int v, const int M)
+                   int v, struct ob_defer *d, const int M)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
     if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
-    if (!n->obuf_unlimited)
-        o->ob_space++;
+    if (!n->obuf_unlimited) {
+        if (d)
+            d->o[d->n++] = o;
+        else
+            o->ob_space++;
+    }
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
@@ -298,7 +314,8 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
  * over the VCs (output_order = flit), or one packet at a time, the head
  * that reached the output first (lowest packet id on ties) going next
  * (output_order = packet). */
-HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
+HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_defer *d,
+                    const int M)
 {
     const int P = n->P, V = n->V;
     /* only the outputs with something to send, in port order */
@@ -326,7 +343,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
                 }
             }
             if (v >= 0 && link_ready(n, op, &ov[v]))
-                link_send(n, w, r, op, gop, v, M);
+                link_send(n, w, r, op, gop, v, d, M);
             continue;
         }
         /* round-robin from ob_rr over the VCs holding flits (link_ready is
@@ -336,7 +353,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
             const int v = unrotate(__builtin_ctzll(rot), s);
             if (!link_ready(n, op, &ov[v]))
                 continue;
-            link_send(n, w, r, op, gop, v, M);
+            link_send(n, w, r, op, gop, v, d, M);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
@@ -743,10 +760,22 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
 
+    /* With a 1-cycle crossbar the switch writes the output buffers
+     * directly (xfer), after the link stage has sent what reached them
+     * by last cycle; the slots it freed count from the switch's next
+     * allocation on, as when the link stage ran after it. */
+    const bool ob_direct = OBUF_ON(n, M) && n->xbar_delay == 1;
+    struct ob_defer defer;
+    defer.n = 0;
+    if (ob_direct)
+        link_stage(n, w, r, &defer, M);
+
     if (ANY(M) && n->sw_islip) {
         sw_alloc_islip(n, w, r);
-        if (n->obuf_on)
-            link_stage(n, w, r, RM_ANY);
+        if (n->obuf_on && !ob_direct)
+            link_stage(n, w, r, NULL, RM_ANY);
+        for (int i = 0; i < defer.n; i++)
+            defer.o[i]->ob_space++;
         return;
     }
 
@@ -828,8 +857,11 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         }
     }
 
-    if (OBUF_ON(n, M))
-        link_stage(n, w, r, M);
+    if (ob_direct)
+        for (int i = 0; i < defer.n; i++)
+            defer.o[i]->ob_space++;
+    else if (OBUF_ON(n, M))
+        link_stage(n, w, r, NULL, M);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
