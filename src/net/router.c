@@ -781,79 +781,108 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];
-    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint8_t touched[64];
     int ntouched = 0;
     uint64_t touched_set = 0;
-    int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
-        int p = __builtin_ctzll(pm);
-        uint64_t m = ports[p].nonempty & ports[p].active;
-        if (!m)
-            continue;
-        int picked = 0;
-        uint64_t outs = 0;
-        if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
-            /* the meta VC goes first: metapackets have priority over data */
-            m &= ~n->meta_bit;
-            const struct ivc *iv = &ivcs[p * V + n->Vd];
-            if (can_send(n, ports, ovcs, iv, M)) {
-                int op = iv->out_port;
-                outs |= 1ULL << op;
+    if (!ANY(M) && n->speedup == 1) {
+        /* Speedup 1 (so one grant an output too): the same allocation with
+         * one request an input port, its VC kept by port. */
+        uint8_t vsel[64];
+        for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+            const int p = __builtin_ctzll(pm);
+            const int s = ports[p].sa_in_rr;
+            for (uint64_t rot = rotate_from(ports[p].nonempty & ports[p].active, s); rot;
+                 rot &= rot - 1) {
+                const int v = unrotate(__builtin_ctzll(rot), s);
+                const struct ivc *iv = &ivcs[p * V + v];
+                if (!can_send(n, ports, ovcs, iv, M))
+                    continue;
+                const int op = iv->out_port;
                 touch_output(op, &touched_set, touched, &ntouched, omask);
-                meta_op = op;
-                meta_p = p;
-                picked++;
+                omask[op] |= 1ULL << p;
+                vsel[p] = (uint8_t)v;
+                break;
             }
         }
-        int s = ports[p].sa_in_rr;
-        uint64_t rot = rotate_from(m, s);
-        while (rot && picked < n->speedup) {
-            int v = unrotate(__builtin_ctzll(rot), s);
-            rot &= rot - 1;
-            const struct ivc *iv = &ivcs[p * V + v];
-            if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
-                net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
-            if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv, M))
-                continue;
-            /* an ejection port carrying another packet whole: wait */
-            if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
-                ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
-                continue;
-            int op = iv->out_port;
-            outs |= 1ULL << op;
-            touch_output(op, &touched_set, touched, &ntouched, omask);
-            omask[op] |= 1ULL << p;
-            reqvc[op * P + p] = (uint8_t)v;
-            picked++;
-        }
-    }
-
-    /* 3. Switch allocation, output stage, and traversal. */
-    for (int t = 0; t < ntouched; t++) {
-        int op = touched[t];
-        int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s);
-        /* A node takes one flit per cycle whatever the speedup. */
-        int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
-        if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
-            continue; /* the recovery lane has the link this cycle */
-        if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
-            eject_in_order(n, w, r, op, omask[op], reqvc);
-            continue;
-        }
-        int g = 0;
-        if (ANY(M) && __builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
-            meta_xfer(n, w, r, meta_p);
-            g = 1;
-        }
-        for (; g < grants && rot; g++) {
-            int p = unrotate(__builtin_ctzll(rot), s);
-            rot &= rot - 1;
-            int v = reqvc[op * P + p];
+        for (int t = 0; t < ntouched; t++) {
+            const int op = touched[t], s = ports[op].sa_out_rr;
+            const int p = unrotate(__builtin_ctzll(rotate_from(omask[op], s)), s), v = vsel[p];
             xfer(n, w, r, p, v, M);
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        }
+    } else {
+        uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+        int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
+        for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+            int p = __builtin_ctzll(pm);
+            uint64_t m = ports[p].nonempty & ports[p].active;
+            if (!m)
+                continue;
+            int picked = 0;
+            uint64_t outs = 0;
+            if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
+                /* the meta VC goes first: metapackets have priority over data */
+                m &= ~n->meta_bit;
+                const struct ivc *iv = &ivcs[p * V + n->Vd];
+                if (can_send(n, ports, ovcs, iv, M)) {
+                    int op = iv->out_port;
+                    outs |= 1ULL << op;
+                    touch_output(op, &touched_set, touched, &ntouched, omask);
+                    meta_op = op;
+                    meta_p = p;
+                    picked++;
+                }
+            }
+            int s = ports[p].sa_in_rr;
+            uint64_t rot = rotate_from(m, s);
+            while (rot && picked < n->speedup) {
+                int v = unrotate(__builtin_ctzll(rot), s);
+                rot &= rot - 1;
+                const struct ivc *iv = &ivcs[p * V + v];
+                if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
+                    net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
+                if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv, M))
+                    continue;
+                /* an ejection port carrying another packet whole: wait */
+                if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
+                    ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
+                    continue;
+                int op = iv->out_port;
+                outs |= 1ULL << op;
+                touch_output(op, &touched_set, touched, &ntouched, omask);
+                omask[op] |= 1ULL << p;
+                reqvc[op * P + p] = (uint8_t)v;
+                picked++;
+            }
+        }
+
+        /* 3. Switch allocation, output stage, and traversal. */
+        for (int t = 0; t < ntouched; t++) {
+            int op = touched[t];
+            int s = ports[op].sa_out_rr;
+            uint64_t rot = rotate_from(omask[op], s);
+            /* A node takes one flit per cycle whatever the speedup. */
+            int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
+            if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
+                continue; /* the recovery lane has the link this cycle */
+            if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
+                eject_in_order(n, w, r, op, omask[op], reqvc);
+                continue;
+            }
+            int g = 0;
+            if (ANY(M) && __builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
+                meta_xfer(n, w, r, meta_p);
+                g = 1;
+            }
+            for (; g < grants && rot; g++) {
+                int p = unrotate(__builtin_ctzll(rot), s);
+                rot &= rot - 1;
+                int v = reqvc[op * P + p];
+                xfer(n, w, r, p, v, M);
+                ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+                ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            }
         }
     }
 
