@@ -339,6 +339,13 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
 
 /* ---- the OLM family ------------------------------------------------------ */
 
+/* How far router index `to` lies after `from` in a group of a: (to - from) mod a,
+ * both in 0 .. a - 1 (no division: routing asks for it for every option). */
+static inline int ring_ahead(int from, int to, int a)
+{
+    return to >= from ? to - from : to - from + a;
+}
+
 void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
              const struct packet *p, struct df_plan *plan)
 {
@@ -391,7 +398,7 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
             const struct route_cand c = olm_vcs(n, o, 0, arrival, true, DF_REST_GLGL);
             for (int q = 0; q < a - 1; q++) {
                 int z = df_local_peer(i, q);
-                if (q == mp || (i - x + a) % a >= (z - i + a) % a)
+                if (q == mp || ring_ahead(x, i, a) >= ring_ahead(i, z, a))
                     continue;
                 plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
             }
@@ -417,7 +424,7 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
             olm_vcs(n, o, 0, arrival, false, g == gd ? DF_REST_NONE : DF_REST_GL);
         for (int q = 0; q < a - 1; q++) {
             int y = df_local_peer(i, q);
-            if (q == mp || (y - i + a) % a >= (z - y + a) % a)
+            if (q == mp || ring_ahead(i, y, a) >= ring_ahead(y, z, a))
                 continue;
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
         }
