@@ -346,8 +346,10 @@ static inline int ring_ahead(int from, int to, int a)
     return to >= from ? to - from : to - from + a;
 }
 
-void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
-             const struct packet *p, struct df_plan *plan)
+/* df_plan, or with later (df_plan_min) the nonminimal options left for
+ * df_plan_options: nopt = DF_OPTS_LATER where the plan has some. */
+static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                       int in_vc, const struct packet *p, struct df_plan *plan, bool later)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
@@ -393,7 +395,11 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
              * must then take one of its global links; z as for a local misroute
              * ((i - x) mod a < (z - i) mod a) so that L0 stays acyclic */
             int a = t->a, x = df_local_peer(i, in_port);
-            plan->mm = true;
+                plan->mm = true;
+            if (later) {
+                plan->nopt = DF_OPTS_LATER;
+                return;
+            }
             /* every option of a plan is of one link class: one VC range */
             const struct route_cand c = olm_vcs(n, o, 0, arrival, true, DF_REST_GLGL);
             for (int q = 0; q < a - 1; q++) {
@@ -408,6 +414,10 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
          * local hop: any other global port of this router (G0: the
          * intermediate group and the destination group follow) */
         plan->global = true;
+        if (later) {
+            plan->nopt = DF_OPTS_LATER;
+            return;
+        }
         const struct route_cand c = olm_vcs(n, o, t->a - 1, arrival, false, DF_REST_LGL);
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
@@ -419,6 +429,10 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
     if (!mglobal && ((!injected && in_cls == TOPO_GLOBAL) || (injected && g == gd))) {
         /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a;
          * the second hop may stay on the first one's VC */
+        if (later) {
+            plan->nopt = DF_OPTS_LATER;
+            return;
+        }
         int a = t->a, z = df_local_peer(i, mp);
         const struct route_cand c =
             olm_vcs(n, o, 0, arrival, false, g == gd ? DF_REST_NONE : DF_REST_GL);
@@ -429,6 +443,25 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
         }
     }
+}
+
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *pl)
+{
+    plan_build(n, o, r, in_port, in_vc, p, pl, false);
+}
+
+void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                 int in_vc, const struct packet *p, struct df_plan *pl)
+{
+    plan_build(n, o, r, in_port, in_vc, p, pl, true);
+}
+
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                     int in_vc, const struct packet *p, struct df_plan *pl)
+{
+    if (pl->nopt == DF_OPTS_LATER)
+        plan_build(n, o, r, in_port, in_vc, p, pl, false);
 }
 
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,

@@ -141,6 +141,15 @@ struct df_plan {
 };
 void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
              const struct packet *p, struct df_plan *plan);
+/* The same without listing the nonminimal options where there are some
+ * (nopt = DF_OPTS_LATER; a forced plan lists them): most heads take the
+ * minimal path, and a policy that decides on the minimal output first
+ * asks for them (df_plan_options) only when it considers misrouting. */
+#define DF_OPTS_LATER (-1)
+void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                 int in_vc, const struct packet *p, struct df_plan *plan);
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                     int in_vc, const struct packet *p, struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
  * records misrouting in p. A forced plan ignores choice < 0 and takes a
  * random open option (any option when none is open: the head waits). */
@@ -157,11 +166,12 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
                         const struct df_plan *plan, const struct packet *p, double pct);
 /* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at
  * (in_port, in_vc) for its minimal output; when that counter exceeds th, a
- * random option whose counter is under th, else -1. */
+ * random option whose counter is under th, else -1. A plan from
+ * df_plan_min gets its options listed here when they are needed. */
 struct contention;
 int df_contention_choice(struct contention *c, const struct df_opts *o, const struct net *n,
                          uint32_t r, int in_port, int in_vc, const struct packet *p,
-                         const struct df_plan *plan, unsigned th);
+                         struct df_plan *plan, unsigned th);
 
 /* Valiant-family helpers (val, ugal, pb): a random router outside the
  * groups of routers s and d (anywhere when there are fewer than three
