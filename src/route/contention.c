@@ -34,7 +34,7 @@ int df_contention_choice(struct contention *c, const struct df_opts *o, const st
     contention_add(c, r, in_port, in_vc, port);
     if (plan->min_port < 0 || plan->nopt == 0 || !df_fires(o, contention_get(c, r, port), th))
         return -1;
-    df_plan_options(n, o, r, in_port, in_vc, p, plan);
+    df_plan_options(n, o, r, p, plan);
     if (plan->nopt == 0)
         return -1;
     bool ok[64];

@@ -42,7 +42,7 @@ static void olm_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct olm *s = state;
     struct df_plan plan;
-    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     df_apply(n, r, &plan, df_occupancy_choice(n, &s->o, r, &plan, p, s->pct), p, out);
 }
 

@@ -355,6 +355,8 @@ static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r,
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
     uint32_t gs = df_group(t, topo_node_router(t, p->src)), mid = p->route[0];
     plan->nopt = 0;
+    plan->in_port = in_port;
+    plan->in_vc = in_vc;
     plan->global = plan->mm = plan->forced = false;
     plan->min_link = g == gd ? NET_NONE : df_link_to(t, g, gd);
     if (r == d) {
@@ -457,11 +459,11 @@ void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int i
     plan_build(n, o, r, in_port, in_vc, p, pl, true);
 }
 
-void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
-                     int in_vc, const struct packet *p, struct df_plan *pl)
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
+                     const struct packet *p, struct df_plan *pl)
 {
     if (pl->nopt == DF_OPTS_LATER)
-        plan_build(n, o, r, in_port, in_vc, p, pl, false);
+        plan_build(n, o, r, pl->in_port, pl->in_vc, p, pl, false);
 }
 
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
@@ -546,7 +548,7 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
  * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger
  * = blocked only while the minimal output cannot take the packet. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
-                        const struct df_plan *plan, const struct packet *p, double pct)
+                        struct df_plan *plan, const struct packet *p, double pct)
 {
     if (plan->min_port < 0 || plan->nopt == 0)
         return -1;
@@ -570,6 +572,9 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
         if (mine <= o->cong_coef * sum / t->h + o->cong_allow)
             return -1;
     }
+    df_plan_options(n, o, r, p, plan);
+    if (plan->nopt == 0)
+        return -1;
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
         ok[i] = 100.0 * occupancy_frac(n, o, r, &plan->opt[i]) < pct * qmin &&

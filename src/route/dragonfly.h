@@ -138,6 +138,7 @@ struct df_plan {
     struct route_cand opt[64];
     uint32_t min_link;        /* the group's global link on the minimal path, or NET_NONE
                                  when the packet is in its destination group */
+    int in_port, in_vc;       /* the head's input VC (for df_plan_options) */
 };
 void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
              const struct packet *p, struct df_plan *plan);
@@ -148,8 +149,8 @@ void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_po
 #define DF_OPTS_LATER (-1)
 void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
                  int in_vc, const struct packet *p, struct df_plan *plan);
-void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
-                     int in_vc, const struct packet *p, struct df_plan *plan);
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
+                     const struct packet *p, struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
  * records misrouting in p. A forced plan ignores choice < 0 and takes a
  * random open option (any option when none is open: the head waits). */
@@ -163,7 +164,7 @@ void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64
 /* OLM's trigger (also Hybrid's): a random option whose occupancy is below
  * pct percent of the minimal output's, or -1. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
-                        const struct df_plan *plan, const struct packet *p, double pct);
+                        struct df_plan *plan, const struct packet *p, double pct);
 /* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at
  * (in_port, in_vc) for its minimal output; when that counter exceeds th, a
  * random option whose counter is under th, else -1. A plan from
