@@ -24,15 +24,18 @@ struct va_req {
 };
 _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
 
-/* The router's cycle is compiled three times (router_step_fn): RM_ANY
+/* The router's cycle is compiled four times (router_step_fn): RM_ANY
  * reads every option at run time; RM_PLAIN and RM_PLAIN_OBUF are for
  * routers without the central arbiter, iSLIP, metapackets, link records,
  * packet-ordered outputs or the recovery lane (router_mode), without and
- * with output buffers, so that the compiler drops those branches from the
- * hot path. The three do the same thing wherever they apply. */
-enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF };
+ * with output buffers, and RM_ISLIP for those with iSLIP in either stage
+ * (BookSim's router) but none of the others, so that the compiler drops
+ * those branches from the hot path. The four do the same thing wherever
+ * they apply. */
+enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
 #define ANY(M) ((M) == RM_ANY)
-#define OBUF_ON(n, M) (ANY(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
+#define ISLIP(M) ((M) == RM_ANY || (M) == RM_ISLIP)
+#define OBUF_ON(n, M) (ISLIP(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
 #define HOT static inline __attribute__((always_inline))
 
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
@@ -577,7 +580,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
  * pointer. On acceptance both pointers move past the match and the VC
  * pointer past the VC. An input whose picked output is taken can still
  * win another one, which the input-first allocator cannot. */
-static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
+HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -593,16 +596,14 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         imask[p] = 0;
         if (!m)
             continue;
-        int s = ports[p].sa_in_rr;
-        for (int i = 0; i < V; i++) {
-            int v = s + i < V ? s + i : s + i - V;
-            if (!(m & (1ULL << v)))
-                continue;
+        const int s = ports[p].sa_in_rr;
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) { /* ready VCs from s on */
+            const int v = unrotate(__builtin_ctzll(rot), s);
             const struct ivc *iv = &ivcs[p * V + v];
             int op = iv->out_port;
-            if (n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
+            if (ANY(M) && n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + op, 1); /* wanted; a send overrides */
-            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv, RM_ANY))
+            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv, M))
                 continue; /* the earlier VC in round-robin order asks for op */
             if (!(outs_any & (1ULL << op))) {
                 outs_any |= 1ULL << op;
@@ -621,7 +622,7 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         granted[__builtin_ctzll(im)] = 0;
     for (uint64_t om = outs_any; om; om &= om - 1) {
         int op = __builtin_ctzll(om);
-        if (__builtin_expect(ports[op].stolen == n->now + 1, 0))
+        if (ANY(M) && __builtin_expect(ports[op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         int s = ports[op].sa_out_rr;
         uint64_t rot = rotate_from(omask[op], s);
@@ -636,7 +637,7 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         int s = ports[p].sa_acc_rr;
         int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         int v = reqvc[op * P + p];
-        xfer(n, w, r, p, v, RM_ANY);
+        xfer(n, w, r, p, v, M);
         ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
         ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
         ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
@@ -715,7 +716,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
-            if (ANY(M) && n->va_islip) /* every free VC of the route is asked for below */
+            if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
@@ -725,9 +726,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         }
     }
     const unsigned nlin = (unsigned)(P * V);
-    if (ANY(M) && n->va_islip)
+    if (ISLIP(M) && n->va_islip)
         va_alloc_islip(n, w, r, req, nreq);
-    for (int i = 0; i < nreq && !(ANY(M) && n->va_islip); i++) {
+    for (int i = 0; i < nreq && !(ISLIP(M) && n->va_islip); i++) {
         if (req[i].done)
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
@@ -770,10 +771,10 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     if (ob_direct)
         link_stage(n, w, r, &defer, M);
 
-    if (ANY(M) && n->sw_islip) {
-        sw_alloc_islip(n, w, r);
+    if (ISLIP(M) && n->sw_islip) {
+        sw_alloc_islip(n, w, r, M);
         if (n->obuf_on && !ob_direct)
-            link_stage(n, w, r, NULL, RM_ANY);
+            link_stage(n, w, r, NULL, M);
         for (int i = 0; i < defer.n; i++)
             defer.o[i]->ob_space++;
         return;
@@ -908,13 +909,20 @@ static void router_step_plain_obuf(struct net *n, struct net_part *w, uint32_t r
     router_step_impl(n, w, r, RM_PLAIN_OBUF);
 }
 
-/* Options that RM_PLAIN leaves out; link records may start after creation,
- * so this is asked again every cycle (net_part_routers). */
+static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_impl(n, w, r, RM_ISLIP);
+}
+
+/* Options that RM_PLAIN leaves out (RM_ISLIP: but iSLIP); link records may
+ * start after creation, so this is asked again every cycle
+ * (net_part_routers). */
 router_step_fn router_step_for(const struct net *n)
 {
-    if (n->central || n->va_islip || n->sw_islip || n->meta || n->trace || n->link_first ||
-        n->packet_links || n->rec)
+    if (n->central || n->meta || n->trace || n->link_first || n->packet_links || n->rec)
         return router_step_any;
+    if (n->va_islip || n->sw_islip)
+        return router_step_islip;
     return n->obuf_on ? router_step_plain_obuf : router_step_plain;
 }
 
