@@ -726,7 +726,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         }
     }
     const unsigned nlin = (unsigned)(P * V);
-    if (ISLIP(M) && n->va_islip)
+    if (ISLIP(M) && n->va_islip && nreq)
         va_alloc_islip(n, w, r, req, nreq);
     for (int i = 0; i < nreq && !(ISLIP(M) && n->va_islip); i++) {
         if (req[i].done)
