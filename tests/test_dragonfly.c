@@ -346,7 +346,7 @@ static bool cdg_has_cycle(const char *routing, const char *extra, int family, bo
     struct net *n = small_net(routing, extra, &cfg);
     const struct topo *t = &n->topo;
     struct cdg g = {n, (size_t)t->routers * n->P * n->V, NULL, unrestricted, family, {0}};
-    df_opts_read(cfg, &g.o);
+    df_opts_read(cfg, n, &g.o);
     g.edge = calloc(g.nch * g.nch / 8 + 1, 1);
     for (uint32_t s = 0; s < t->routers; s++)
         for (uint32_t d = 0; d < t->routers; d++) {
@@ -492,7 +492,7 @@ static void mm_paths(void **state)
     struct net *n = small_net("base", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     assert_true(o.mm && o.room && o.reaches && o.blocked); /* the defaults */
     uint32_t s = 0, d = 3 * (uint32_t)t->a + 2; /* group 0 to group 3 */
     struct packet p = packet_between(n, s, d);
@@ -633,7 +633,7 @@ static void occupancy_vcs_first(void **state)
     struct net *n = small_net("olm", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     uint32_t d, r = 0;
     int in_port;
     enter_group3(t, &r, &in_port, &d);
@@ -674,7 +674,7 @@ static void vc_choice_lowest(void **state)
         struct net *n = small_net("olm", lowest ? "dragonfly.vc_choice=lowest" : NULL, &cfg);
         const struct topo *t = &n->topo;
         struct df_opts o, range;
-        df_opts_read(cfg, &o);
+        df_opts_read(cfg, n, &o);
         range = o;
         range.lowest = false;
         uint32_t d, r = 0;
@@ -708,7 +708,7 @@ static void occupancy_max_next_input(void **state)
     struct net *n = small_net("olm", "router.out_buf_flits=8 olm.occupancy_vcs=first", &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     assert_false(o.occ_next); /* the default */
     uint32_t d, r = 0;
     int in_port;
@@ -835,7 +835,7 @@ static void olm_trigger_blocked(void **state)
     struct net *n = small_net("olm", NULL, &cfg);
     const struct topo *t = &n->topo;
     struct df_opts o;
-    df_opts_read(cfg, &o);
+    df_opts_read(cfg, n, &o);
     uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
     struct packet p = packet_between(n, s, d);
     p.route[0] = NET_NONE;

@@ -285,6 +285,11 @@ GOLDEN(torus_disha, "network.k=8", "routing.algorithm=disha", "router.vcs=2",
 GOLDEN(torus_vct_obuf, "network.k=8", "router.switching=vct", "router.buf_flits=16",
        "router.out_buf_flits=16", "router.xbar_delay=2", "router.route_delay=1",
        "router.speedup=2", "traffic.flit_rate=0.4", WINDOW)
+/* Small output buffers that fill (wormhole, 4 flits, 1-cycle crossbar,
+ * speedup 2): the slots the link stage frees count for the switch only
+ * from the next cycle on. */
+GOLDEN(torus_wormhole_obuf_full, "network.k=8", "router.out_buf_flits=4", "router.xbar_delay=1",
+       "router.speedup=2", "traffic.flit_rate=0.5", WINDOW)
 GOLDEN(torus_vct_packet_order, "network.k=8", "router.switching=vct", "router.buf_flits=16",
        "router.out_buf_unlimited=true", "router.output_order=packet",
        "routing.algorithm=table_min", "router.xbar_delay=1", "traffic.flit_rate=0.4", WINDOW)
@@ -330,6 +335,7 @@ int main(void)
         cmocka_unit_test(torus_duato),
         cmocka_unit_test(torus_disha),
         cmocka_unit_test(torus_vct_obuf),
+        cmocka_unit_test(torus_wormhole_obuf_full),
         cmocka_unit_test(torus_vct_packet_order),
         cmocka_unit_test(mesh_central),
         cmocka_unit_test(mesh_unlimited),

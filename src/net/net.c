@@ -921,16 +921,25 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
  * takes at most one flit per cycle, credits only add up. */
 void net_part_deliver(struct net *n, struct net_part *w)
 {
-    const uint32_t V = (uint32_t)n->V;
+    /* Loop invariants in locals: the stores below into buffers and masks
+     * could alias these fields of n, which the compiler would reload. */
+    const uint32_t V = (uint32_t)n->V, P = (uint32_t)n->P, Vd = (uint32_t)n->Vd;
+    const uint64_t mob_ports = n->mob_ports, meta_bit = n->meta_bit;
+    struct port *const ports = n->ports;
+    struct ivc *const ivcs = n->ivcs;
+    uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
+    uint64_t *const rports = n->rports, *const router_active = n->router_active;
+    bool moved = false; /* a data flit arrived: progress for the watchdog */
     const size_t slot = (size_t)(n->now & n->wheel_mask) * n->nq;
     for (uint32_t src = 0; src < n->nparts; src++) {
         struct evq *q = &n->parts[src].wheel[slot + w->index];
-        for (uint32_t i = 0; i < q->n; i++) {
+        const uint32_t nev = q->n;
+        for (uint32_t i = 0; i < nev; i++) {
             const struct event *e = &q->e[i];
             switch (e->kind) {
             case EV_FLIT: {
-                struct port *pt = &n->ports[e->target];
-                struct ivc *iv = &n->ivcs[(size_t)e->target * V + e->vc];
+                struct port *pt = &ports[e->target];
+                struct ivc *iv = &ivcs[(size_t)e->target * V + e->vc];
                 if (iv->count == iv->mask + 1 &&
                     (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
                     net_part_fail(w, net_fail_key_arrival(EV_FLIT, (size_t)e->target * V + e->vc),
@@ -940,14 +949,13 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 }
                 iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
                 pt->nonempty |= 1ULL << e->vc;
-                if (e->vc != n->Vd) /* meta flits are no progress for the watchdog */
-                    w->last_move = n->now;
-                uint32_t r = pt->router, p = e->target - r * (uint32_t)n->P;
-                if (iv->count == 1 && net_mob_counted(n, p, e->vc))
-                    n->rnvc[r]++;
-                n->rports[r] |= 1ULL << p;
-                n->rocc[r]++;
-                n->router_active[r >> 6] |= 1ULL << (r & 63);
+                moved |= e->vc != Vd; /* meta flits are no progress for the watchdog */
+                uint32_t r = pt->router, p = e->target - r * P;
+                if (iv->count == 1 && ((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
+                    rnvc[r]++;
+                rports[r] |= 1ULL << p;
+                rocc[r]++;
+                router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
             }
             case EV_OBUF: {
@@ -971,16 +979,21 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
+    if (moved)
+        w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
     const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
     for (uint32_t src = 0; src < n->nparts; src++) {
         struct creditq *q = &n->parts[src].credit[cslot];
-        for (uint32_t i = 0; i < q->n; i++) {
-            uint32_t x = q->i[i];
+        struct ovc *const ovcs = n->ovcs;
+        int32_t *const inj_credits = n->inj_credits;
+        const uint32_t *const ci = q->i, nc = q->n;
+        for (uint32_t i = 0; i < nc; i++) {
+            uint32_t x = ci[i];
             if (__builtin_expect(x & NET_CREDIT_NODE, 0))
-                n->inj_credits[x & ~NET_CREDIT_NODE]++;
+                inj_credits[x & ~NET_CREDIT_NODE]++;
             else
-                n->ovcs[x].credits++;
+                ovcs[x].credits++;
         }
         q->n = 0;
     }

@@ -24,15 +24,18 @@ struct va_req {
 };
 _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input VC");
 
-/* The router's cycle is compiled three times (router_step_fn): RM_ANY
+/* The router's cycle is compiled four times (router_step_fn): RM_ANY
  * reads every option at run time; RM_PLAIN and RM_PLAIN_OBUF are for
  * routers without the central arbiter, iSLIP, metapackets, link records,
  * packet-ordered outputs or the recovery lane (router_mode), without and
- * with output buffers, so that the compiler drops those branches from the
- * hot path. The three do the same thing wherever they apply. */
-enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF };
+ * with output buffers, and RM_ISLIP for those with iSLIP in either stage
+ * (BookSim's router) but none of the others, so that the compiler drops
+ * those branches from the hot path. The four do the same thing wherever
+ * they apply. */
+enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
 #define ANY(M) ((M) == RM_ANY)
-#define OBUF_ON(n, M) (ANY(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
+#define ISLIP(M) ((M) == RM_ANY || (M) == RM_ISLIP)
+#define OBUF_ON(n, M) (ISLIP(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
 #define HOT static inline __attribute__((always_inline))
 
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
@@ -219,14 +222,18 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     } else if (OBUF_ON(n, M)) {
         if (!n->obuf_unlimited)
             o->ob_space--;
-        if (n->xbar_delay == 0) {
+        if (n->xbar_delay <= 1) {
+            /* Straight into the output buffer, also after a 1-cycle
+             * crossbar: the link stage ran before the switch this cycle
+             * (ob_direct), so the flit is first seen next cycle, as on
+             * arrival of an EV_OBUF event. */
             if (o->ob_count == o->ob_mask + 1 &&
                 !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
                 net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
             if (f.flags & FLIT_HEAD)
-                n->pk[f.pid].t_out = n->now;
+                n->pk[f.pid].t_out = n->now + n->xbar_delay;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
             n->robuf[r] |= 1ULL << iv->out_port;
@@ -249,28 +256,44 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
 }
 
-/* Round-robin helpers: rotate a mask so that bit `s` comes first. */
-static inline uint64_t rotate_from(uint64_t m, int s, int width, uint64_t full)
+/* Round-robin helpers, for masks of at most 64 bits: rotate m right by s
+ * over 64 bits, so that its bits from s up come first, then those below s
+ * (bits past a mask's width are zero either way), and map a bit of the
+ * rotated mask back; ring_dist is how far x comes after pointer s on a
+ * ring of n (both below n). */
+static inline uint64_t rotate_from(uint64_t m, int s)
 {
-    return s ? ((m >> s) | (m << (width - s))) & full : m;
+    return (m >> s) | (m << ((64 - s) & 63));
 }
-static inline int unrotate(int bit, int s, int width)
+static inline int unrotate(int bit, int s) { return (bit + s) & 63; }
+static inline unsigned ring_dist(unsigned x, unsigned s, unsigned n)
 {
-    int x = bit + s;
-    return x >= width ? x - width : x;
+    return x >= s ? x - s : x + n - s;
 }
 
-/* Send the front flit of output VC (port gop, v) onto its link. */
+/* Output VCs whose freed output-buffer slot counts only after this
+ * cycle's switch allocation (ob_direct): at most one a port. */
+struct ob_defer {
+    struct ovc *o[64];
+    int n;
+};
+
+/* Send the front flit of output VC (port gop, v) onto its link; its slot
+ * is free again now, or (d) once the switch has been allocated. */
 HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
-                   int v, const int M)
+                   int v, struct ob_defer *d, const int M)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
     if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
-    if (!n->obuf_unlimited)
-        o->ob_space++;
+    if (!n->obuf_unlimited) {
+        if (d)
+            d->o[d->n++] = o;
+        else
+            o->ob_space++;
+    }
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
@@ -294,10 +317,10 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
  * over the VCs (output_order = flit), or one packet at a time, the head
  * that reached the output first (lowest packet id on ties) going next
  * (output_order = packet). */
-HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
+HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_defer *d,
+                    const int M)
 {
     const int P = n->P, V = n->V;
-    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
     /* only the outputs with something to send, in port order */
     for (uint64_t pm = n->robuf[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
@@ -323,29 +346,34 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, const int M)
                 }
             }
             if (v >= 0 && link_ready(n, op, &ov[v]))
-                link_send(n, w, r, op, gop, v, M);
+                link_send(n, w, r, op, gop, v, d, M);
             continue;
         }
         /* round-robin from ob_rr over the VCs holding flits (link_ready is
          * false for the others) */
         const int s = op->ob_rr;
-        for (uint64_t rot = rotate_from(op->ob_nonempty, s, V, vfull); rot; rot &= rot - 1) {
-            const int v = unrotate(__builtin_ctzll(rot), s, V);
+        for (uint64_t rot = rotate_from(op->ob_nonempty, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
             if (!link_ready(n, op, &ov[v]))
                 continue;
-            link_send(n, w, r, op, gop, v, M);
+            link_send(n, w, r, op, gop, v, d, M);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             break;
         }
     }
 }
 
-static inline bool can_send(const struct net *n, const struct port *ports,
-                            const struct ovc *ovcs, const struct ivc *iv)
+/* out_room > 0 for the output VC input VC iv holds. */
+HOT bool can_send(const struct net *n, const struct port *ports, const struct ovc *ovcs,
+                  const struct ivc *iv, const int M)
 {
     const struct port *op = &ports[iv->out_port];
     const struct ovc *o = &ovcs[iv->out_port * n->V + iv->out_vc];
-    return out_room(n, op, o) > 0;
+    if (op->kind == PORT_LOCAL)
+        return true;
+    if (OBUF_ON(n, M))
+        return o->ob_space > 0;
+    return op->out_unlimited || o->credits > 0;
 }
 
 /* Ejection one packet at a time (output_order = packet): the holder goes
@@ -552,14 +580,13 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
  * pointer. On acceptance both pointers move past the match and the VC
  * pointer past the VC. An input whose picked output is taken can still
  * win another one, which the input-first allocator cannot. */
-static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
+HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
-    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint64_t omask[64], imask[64]; /* inputs asking for output op; outputs input p asks for */
     uint64_t outs_any = 0, ins_any = 0;
@@ -569,16 +596,14 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         imask[p] = 0;
         if (!m)
             continue;
-        int s = ports[p].sa_in_rr;
-        for (int i = 0; i < V; i++) {
-            int v = s + i < V ? s + i : s + i - V;
-            if (!(m & (1ULL << v)))
-                continue;
+        const int s = ports[p].sa_in_rr;
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) { /* ready VCs from s on */
+            const int v = unrotate(__builtin_ctzll(rot), s);
             const struct ivc *iv = &ivcs[p * V + v];
             int op = iv->out_port;
-            if (n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
+            if (ANY(M) && n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + op, 1); /* wanted; a send overrides */
-            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv))
+            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv, M))
                 continue; /* the earlier VC in round-robin order asks for op */
             if (!(outs_any & (1ULL << op))) {
                 outs_any |= 1ULL << op;
@@ -597,11 +622,11 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         granted[__builtin_ctzll(im)] = 0;
     for (uint64_t om = outs_any; om; om &= om - 1) {
         int op = __builtin_ctzll(om);
-        if (__builtin_expect(ports[op].stolen == n->now + 1, 0))
+        if (ANY(M) && __builtin_expect(ports[op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s, P, pfull);
-        int p = unrotate(__builtin_ctzll(rot), s, P);
+        uint64_t rot = rotate_from(omask[op], s);
+        int p = unrotate(__builtin_ctzll(rot), s);
         granted[p] |= 1ULL << op;
     }
     /* accept: per input, the first granting output from its pointer */
@@ -610,9 +635,9 @@ static void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r)
         if (!granted[p])
             continue;
         int s = ports[p].sa_acc_rr;
-        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s, P, pfull)), s, P);
+        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         int v = reqvc[op * P + p];
-        xfer(n, w, r, p, v, RM_ANY);
+        xfer(n, w, r, p, v, M);
         ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
         ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
         ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
@@ -691,7 +716,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
-            if (ANY(M) && n->va_islip) /* every free VC of the route is asked for below */
+            if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
@@ -701,21 +726,21 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         }
     }
     const unsigned nlin = (unsigned)(P * V);
-    if (ANY(M) && n->va_islip)
+    if (ISLIP(M) && n->va_islip && nreq)
         va_alloc_islip(n, w, r, req, nreq);
-    for (int i = 0; i < nreq && !(ANY(M) && n->va_islip); i++) {
+    for (int i = 0; i < nreq && !(ISLIP(M) && n->va_islip); i++) {
         if (req[i].done)
             continue;
         struct ovc *o = &ovcs[req[i].port * V + req[i].vc];
         int best = i;
         /* router.transit_priority: injection inputs rank after every transit one */
         const unsigned inj0 = ANY(M) && n->transit_first ? (unsigned)(n->topo.radix * V) : nlin;
-        unsigned bd = (req[i].lin + nlin - o->va_rr) % nlin + (req[i].lin >= inj0 ? nlin : 0);
+        unsigned bd = ring_dist(req[i].lin, o->va_rr, nlin) + (req[i].lin >= inj0 ? nlin : 0);
         for (int j = i + 1; j < nreq; j++) {
             if (req[j].done || req[j].port != req[i].port || req[j].vc != req[i].vc)
                 continue;
             req[j].done = 1;
-            unsigned d = (req[j].lin + nlin - o->va_rr) % nlin + (req[j].lin >= inj0 ? nlin : 0);
+            unsigned d = ring_dist(req[j].lin, o->va_rr, nlin) + (req[j].lin >= inj0 ? nlin : 0);
             if (d < bd) {
                 bd = d;
                 best = j;
@@ -738,106 +763,148 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
 
-    if (ANY(M) && n->sw_islip) {
-        sw_alloc_islip(n, w, r);
-        if (n->obuf_on)
-            link_stage(n, w, r, RM_ANY);
+    /* With a 1-cycle crossbar the switch writes the output buffers
+     * directly (xfer), after the link stage has sent what reached them
+     * by last cycle; the slots it freed count from the switch's next
+     * allocation on, as when the link stage ran after it. */
+    const bool ob_direct = OBUF_ON(n, M) && n->xbar_delay == 1;
+    struct ob_defer defer;
+    defer.n = 0;
+    if (ob_direct)
+        link_stage(n, w, r, &defer, M);
+
+    if (ISLIP(M) && n->sw_islip) {
+        sw_alloc_islip(n, w, r, M);
+        if (n->obuf_on && !ob_direct)
+            link_stage(n, w, r, NULL, M);
+        for (int i = 0; i < defer.n; i++)
+            defer.o[i]->ob_space++;
         return;
     }
 
     /* 2. Switch allocation, input stage. */
     uint64_t omask[64];
-    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint8_t touched[64];
     int ntouched = 0;
     uint64_t touched_set = 0;
-    int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
-    const uint64_t vfull = V == 64 ? ~0ULL : (1ULL << V) - 1;
-    const uint64_t pfull = P == 64 ? ~0ULL : (1ULL << P) - 1;
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
-        int p = __builtin_ctzll(pm);
-        uint64_t m = ports[p].nonempty & ports[p].active;
-        if (!m)
-            continue;
-        int picked = 0;
-        uint64_t outs = 0;
-        if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
-            /* the meta VC goes first: metapackets have priority over data */
-            m &= ~n->meta_bit;
-            const struct ivc *iv = &ivcs[p * V + n->Vd];
-            if (can_send(n, ports, ovcs, iv)) {
-                int op = iv->out_port;
-                outs |= 1ULL << op;
+    if (!ANY(M) && n->speedup == 1) {
+        /* Speedup 1 (so one grant an output too): the same allocation with
+         * one request an input port, its VC kept by port. */
+        uint8_t vsel[64];
+        for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+            const int p = __builtin_ctzll(pm);
+            const int s = ports[p].sa_in_rr;
+            for (uint64_t rot = rotate_from(ports[p].nonempty & ports[p].active, s); rot;
+                 rot &= rot - 1) {
+                const int v = unrotate(__builtin_ctzll(rot), s);
+                const struct ivc *iv = &ivcs[p * V + v];
+                if (!can_send(n, ports, ovcs, iv, M))
+                    continue;
+                const int op = iv->out_port;
                 touch_output(op, &touched_set, touched, &ntouched, omask);
-                meta_op = op;
-                meta_p = p;
-                picked++;
+                omask[op] |= 1ULL << p;
+                vsel[p] = (uint8_t)v;
+                break;
             }
         }
-        int s = ports[p].sa_in_rr;
-        uint64_t rot = rotate_from(m, s, V, vfull);
-        while (rot && picked < n->speedup) {
-            int v = unrotate(__builtin_ctzll(rot), s, V);
-            rot &= rot - 1;
-            const struct ivc *iv = &ivcs[p * V + v];
-            if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
-                net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
-            if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv))
-                continue;
-            /* an ejection port carrying another packet whole: wait */
-            if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
-                ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
-                continue;
-            int op = iv->out_port;
-            outs |= 1ULL << op;
-            touch_output(op, &touched_set, touched, &ntouched, omask);
-            omask[op] |= 1ULL << p;
-            reqvc[op * P + p] = (uint8_t)v;
-            picked++;
-        }
-    }
-
-    /* 3. Switch allocation, output stage, and traversal. */
-    for (int t = 0; t < ntouched; t++) {
-        int op = touched[t];
-        int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s, P, pfull);
-        /* A node takes one flit per cycle whatever the speedup. */
-        int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
-        if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
-            continue; /* the recovery lane has the link this cycle */
-        if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
-            eject_in_order(n, w, r, op, omask[op], reqvc);
-            continue;
-        }
-        int g = 0;
-        if (ANY(M) && __builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
-            meta_xfer(n, w, r, meta_p);
-            g = 1;
-        }
-        uint64_t rot_inj = 0; /* router.transit_priority: injection inputs after the others */
-        if (ANY(M) && n->transit_first) {
-            const int rdx = n->topo.radix;
-            const uint64_t inj = rdx >= 64 ? 0 : omask[op] & ~((1ULL << rdx) - 1);
-            rot_inj = rotate_from(inj, s, P, pfull);
-            rot = rotate_from(omask[op] & ~inj, s, P, pfull);
-        }
-        for (; g < grants && (rot || rot_inj); g++) {
-            if (!rot) {
-                rot = rot_inj;
-                rot_inj = 0;
-            }
-            int p = unrotate(__builtin_ctzll(rot), s, P);
-            rot &= rot - 1;
-            int v = reqvc[op * P + p];
+        for (int t = 0; t < ntouched; t++) {
+            const int op = touched[t], s = ports[op].sa_out_rr;
+            const int p = unrotate(__builtin_ctzll(rotate_from(omask[op], s)), s), v = vsel[p];
             xfer(n, w, r, p, v, M);
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
+    } else {
+        uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+        int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
+        for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+            int p = __builtin_ctzll(pm);
+            uint64_t m = ports[p].nonempty & ports[p].active;
+            if (!m)
+                continue;
+            int picked = 0;
+            uint64_t outs = 0;
+            if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
+                /* the meta VC goes first: metapackets have priority over data */
+                m &= ~n->meta_bit;
+                const struct ivc *iv = &ivcs[p * V + n->Vd];
+                if (can_send(n, ports, ovcs, iv, M)) {
+                    int op = iv->out_port;
+                    outs |= 1ULL << op;
+                    touch_output(op, &touched_set, touched, &ntouched, omask);
+                    meta_op = op;
+                    meta_p = p;
+                    picked++;
+                }
+            }
+            int s = ports[p].sa_in_rr;
+            uint64_t rot = rotate_from(m, s);
+            while (rot && picked < n->speedup) {
+                int v = unrotate(__builtin_ctzll(rot), s);
+                rot &= rot - 1;
+                const struct ivc *iv = &ivcs[p * V + v];
+                if (ANY(M) && n->trace && ports[iv->out_port].kind == PORT_NET && !n->obuf_on)
+                    net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
+                if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv, M))
+                    continue;
+                /* an ejection port carrying another packet whole: wait */
+                if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
+                    ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
+                    continue;
+                int op = iv->out_port;
+                outs |= 1ULL << op;
+                touch_output(op, &touched_set, touched, &ntouched, omask);
+                omask[op] |= 1ULL << p;
+                reqvc[op * P + p] = (uint8_t)v;
+                picked++;
+            }
+        }
+
+        /* 3. Switch allocation, output stage, and traversal. */
+        for (int t = 0; t < ntouched; t++) {
+            int op = touched[t];
+            int s = ports[op].sa_out_rr;
+            uint64_t rot = rotate_from(omask[op], s);
+            /* A node takes one flit per cycle whatever the speedup. */
+            int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
+            if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
+                continue; /* the recovery lane has the link this cycle */
+            if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
+                eject_in_order(n, w, r, op, omask[op], reqvc);
+                continue;
+            }
+            int g = 0;
+            if (ANY(M) && __builtin_expect(op == meta_op, 0)) { /* the meta flit wins the output */
+                meta_xfer(n, w, r, meta_p);
+                g = 1;
+            }
+            uint64_t rot_inj = 0; /* router.transit_priority: injection inputs after the others */
+            if (ANY(M) && n->transit_first) {
+                const int rdx = n->topo.radix;
+                const uint64_t inj = rdx >= 64 ? 0 : omask[op] & ~((1ULL << rdx) - 1);
+                rot_inj = rotate_from(inj, s);
+                rot = rotate_from(omask[op] & ~inj, s);
+            }
+            for (; g < grants && (rot || rot_inj); g++) {
+                if (!rot) {
+                    rot = rot_inj;
+                    rot_inj = 0;
+                }
+                int p = unrotate(__builtin_ctzll(rot), s);
+                rot &= rot - 1;
+                int v = reqvc[op * P + p];
+                xfer(n, w, r, p, v, M);
+                ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+                ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            }
+        }
     }
 
-    if (OBUF_ON(n, M))
-        link_stage(n, w, r, M);
+    if (ob_direct)
+        for (int i = 0; i < defer.n; i++)
+            defer.o[i]->ob_space++;
+    else if (OBUF_ON(n, M))
+        link_stage(n, w, r, NULL, M);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -855,13 +922,21 @@ static void router_step_plain_obuf(struct net *n, struct net_part *w, uint32_t r
     router_step_impl(n, w, r, RM_PLAIN_OBUF);
 }
 
-/* Options that RM_PLAIN leaves out; link records may start after creation,
- * so this is asked again every cycle (net_part_routers). */
+static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
+{
+    router_step_impl(n, w, r, RM_ISLIP);
+}
+
+/* Options that RM_PLAIN leaves out (RM_ISLIP: but iSLIP); link records may
+ * start after creation, so this is asked again every cycle
+ * (net_part_routers). */
 router_step_fn router_step_for(const struct net *n)
 {
-    if (n->central || n->va_islip || n->sw_islip || n->meta || n->trace || n->link_first ||
-        n->packet_links || n->rec || n->transit_first)
+    if (n->central || n->meta || n->trace || n->link_first || n->packet_links || n->rec ||
+        n->transit_first)
         return router_step_any;
+    if (n->va_islip || n->sw_islip)
+        return router_step_islip;
     return n->obuf_on ? router_step_plain_obuf : router_step_plain;
 }
 

@@ -28,11 +28,14 @@ void contention_free(struct contention *c)
 
 int df_contention_choice(struct contention *c, const struct df_opts *o, const struct net *n,
                          uint32_t r, int in_port, int in_vc, const struct packet *p,
-                         const struct df_plan *plan, unsigned th)
+                         struct df_plan *plan, unsigned th)
 {
     int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
     contention_add(c, r, in_port, in_vc, port);
     if (plan->min_port < 0 || plan->nopt == 0 || !df_fires(o, contention_get(c, r, port), th))
+        return -1;
+    df_plan_options(n, o, r, p, plan);
+    if (plan->nopt == 0)
         return -1;
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)

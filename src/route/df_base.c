@@ -24,7 +24,7 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "base.threshold");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "base", err);
@@ -43,7 +43,7 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 {
     struct df_base *s = state;
     struct df_plan plan;
-    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     df_apply(n, r, &plan, choice, p, out);
 }

@@ -50,7 +50,7 @@ static int ectn_init(void **state, const struct saturn_config *cfg, const struct
     s->thc = (unsigned)saturn_config_int(cfg, "ectn.combined_threshold");
     s->period = (uint64_t)saturn_config_int(cfg, "ectn.period");
     s->delay = (uint64_t)saturn_config_int(cfg, "ectn.delay");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     s->either = saturn_config_enum(cfg, "ectn.injection") == 1;
     if (t->kind == TOPO_DRAGONFLY && s->delay >= s->period)
         return saturn_config_fail(cfg, "ectn.delay", err,

@@ -28,7 +28,7 @@ static int hybrid_init(void **state, const struct saturn_config *cfg, const stru
     *state = s;
     s->th = (unsigned)saturn_config_int(cfg, "hybrid.threshold");
     s->pct = saturn_config_real(cfg, "hybrid.occupancy");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
     return df_check(cfg, n, 3, 2, "hybrid", err);
@@ -47,7 +47,7 @@ static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_po
 {
     struct df_hybrid *s = state;
     struct df_plan plan;
-    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     if (choice < 0 &&
         (plan.min_port < 0 || !df_fires(&s->o, contention_get(&s->cc, r, plan.min_port), s->th)))

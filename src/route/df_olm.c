@@ -33,7 +33,7 @@ static int olm_init(void **state, const struct saturn_config *cfg, const struct 
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
     s->pct = saturn_config_real(cfg, "olm.threshold");
-    df_opts_read(cfg, &s->o);
+    df_opts_read(cfg, n, &s->o);
     return df_check(cfg, n, 3, 2, "olm", err);
 }
 
@@ -42,7 +42,7 @@ static void olm_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct olm *s = state;
     struct df_plan plan;
-    df_plan(n, &s->o, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     df_apply(n, r, &plan, df_occupancy_choice(n, &s->o, r, &plan, p, s->pct), p, out);
 }
 

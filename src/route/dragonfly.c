@@ -59,7 +59,9 @@ const struct saturn_param route_dragonfly_params[] = {
      "olm, hybrid: packets added to the congested-link test (olm.congested_coef)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
+static const char *const rest_classes[DF_RESTS] = {"", "L", "GL", "LGL", "GLGL"};
+
+void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct df_opts *o)
 {
     o->mm = saturn_config_enum(cfg, "dragonfly.global_misroute") == 0;
     o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
@@ -72,6 +74,39 @@ void df_opts_read(const struct saturn_config *cfg, struct df_opts *o)
     o->cong_coef = saturn_config_real(cfg, "olm.congested_coef") / 100.0;
     o->cong_allow = saturn_config_real(cfg, "olm.congested_allowance") *
                     (double)saturn_config_int(cfg, "traffic.packet_length");
+    if (n->topo.kind != TOPO_DRAGONFLY)
+        return; /* the policy's check fails later */
+    const int len = (int)sizeof DF_ORDER_OLM - 1;
+    const int gport = n->topo.a - 1; /* the first global port; 0 is local */
+    for (int g = 0; g < 2; g++)
+        for (int same = 0; same < 2; same++)
+            for (int rest = 0; rest < DF_RESTS; rest++)
+                for (int a = -1; a < len; a++)
+                    o->olm_vcs[g][same][rest][a + 1] =
+                        df_vcs(n, g ? gport : 0, DF_ORDER_OLM, a, same, rest_classes[rest]);
+    for (int g = 0; g < 2; g++)
+        for (int v = 0; v < 64; v++)
+            o->olm_arrival[g][v] = (int8_t)df_arrival(n, DF_ORDER_OLM, g ? gport : 0, v);
+}
+
+/* df_vcs(n, port, DF_ORDER_OLM, arrival, same, rest_classes[rest]) from the table. */
+static inline struct route_cand olm_vcs(const struct net *n, const struct df_opts *o, int port,
+                                        int arrival, bool same, enum df_rest rest)
+{
+    const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
+    struct route_cand c = o->olm_vcs[global][same][rest][arrival + 1];
+    c.port = (uint16_t)port;
+    return c;
+}
+
+/* df_arrival(n, DF_ORDER_OLM, in_port, in_vc) from the table. */
+static inline int olm_arrival(const struct net *n, const struct df_opts *o, int in_port,
+                              int in_vc)
+{
+    if (in_port >= n->topo.radix)
+        return -1;
+    return o->olm_arrival[topo_port_class(&n->topo, in_port) == TOPO_GLOBAL]
+                         [in_vc < 63 ? in_vc : 63];
 }
 
 bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, uint32_t len)
@@ -318,13 +353,24 @@ void df_valg_route(const struct net *n, uint32_t r, int in_port, int in_vc, stru
 
 /* ---- the OLM family ------------------------------------------------------ */
 
-static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
-                      int in_vc, const struct packet *p, struct df_plan *plan)
+/* How far router index `to` lies after `from` in a group of a: (to - from) mod a,
+ * both in 0 .. a - 1 (no division: routing asks for it for every option). */
+static inline int ring_ahead(int from, int to, int a)
+{
+    return to >= from ? to - from : to - from + a;
+}
+
+/* df_plan, or with later (df_plan_min) the nonminimal options left for
+ * df_plan_options: nopt = DF_OPTS_LATER where the plan has some. */
+static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                       int in_vc, const struct packet *p, struct df_plan *plan, bool later)
 {
     const struct topo *t = &n->topo;
     uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
     uint32_t gs = df_group(t, topo_node_router(t, p->src)), mid = p->route[0];
     plan->nopt = 0;
+    plan->in_port = in_port;
+    plan->in_vc = in_vc;
     plan->global = plan->mm = plan->forced = false;
     plan->min_link = g == gd ? NET_NONE : df_link_to(t, g, gd);
     if (r == d) {
@@ -338,7 +384,7 @@ static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, 
     const enum topo_link_class in_cls = topo_port_class(t, in_port);
     const bool injected = in_port >= t->radix;
     const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
-    const int arrival = df_arrival(n, DF_ORDER_OLM, in_port, in_vc);
+    const int arrival = olm_arrival(n, o, in_port, in_vc);
     /* The rest of the path, at worst: in the source group, a local hop
      * keeps room for a global misroute at the next router (G, L pair, G, L
      * pair); a global hop out of the source group room for the
@@ -346,14 +392,15 @@ static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, 
      * intermediate group a global hop and the destination group; a second
      * local hop in a group may stay on the first one's VC. */
     const bool second = !injected && in_cls == TOPO_LOCAL;
-    const char *rest = g == gd ? "" : g != gs ? (mglobal ? "L" : "GL") : (mglobal ? "L" : "GLGL");
+    const enum df_rest rest = g == gd ? DF_REST_NONE : mglobal ? DF_REST_L
+                              : g != gs ? DF_REST_GL : DF_REST_GLGL;
     plan->min_port = mp;
-    plan->min = df_vcs(n, mp, DF_ORDER_OLM, arrival, second, rest);
+    plan->min = olm_vcs(n, o, mp, arrival, second, rest);
     if (mid == NET_NONE && g == gs && g != gd && (p->route[1] & DF_MANDATORY)) {
         /* mm: committed by the local hop here to one of this router's
          * global links (G0; the intermediate and destination groups follow) */
         plan->global = plan->forced = true;
-        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
+        const struct route_cand c = olm_vcs(n, o, t->a - 1, arrival, false, DF_REST_LGL);
         for (int j = 0; j < t->h; j++)
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)(t->a - 1 + j), c.vc_lo, c.vc_hi};
         return;
@@ -364,12 +411,16 @@ static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, 
              * must then take one of its global links; z as for a local misroute
              * ((i - x) mod a < (z - i) mod a) so that L0 stays acyclic */
             int a = t->a, x = df_local_peer(i, in_port);
-            plan->mm = true;
+                plan->mm = true;
+            if (later) {
+                plan->nopt = DF_OPTS_LATER;
+                return;
+            }
             /* every option of a plan is of one link class: one VC range */
-            const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, true, "GLGL");
+            const struct route_cand c = olm_vcs(n, o, 0, arrival, true, DF_REST_GLGL);
             for (int q = 0; q < a - 1; q++) {
                 int z = df_local_peer(i, q);
-                if (q == mp || (i - x + a) % a >= (z - i + a) % a)
+                if (q == mp || ring_ahead(x, i, a) >= ring_ahead(i, z, a))
                     continue;
                 plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
             }
@@ -379,7 +430,11 @@ static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, 
          * local hop: any other global port of this router (G0: the
          * intermediate group and the destination group follow) */
         plan->global = true;
-        const struct route_cand c = df_vcs(n, t->a - 1, DF_ORDER_OLM, arrival, false, "LGL");
+        if (later) {
+            plan->nopt = DF_OPTS_LATER;
+            return;
+        }
+        const struct route_cand c = olm_vcs(n, o, t->a - 1, arrival, false, DF_REST_LGL);
         for (int j = 0; j < t->h; j++) {
             int port = t->a - 1 + j;
             if (port != mp)
@@ -390,28 +445,54 @@ static void plan_fill(const struct net *n, const struct df_opts *o, uint32_t r, 
     if (!mglobal && ((!injected && in_cls == TOPO_GLOBAL) || (injected && g == gd))) {
         /* local misrouting: x -> y -> z with (y - x) mod a < (z - y) mod a;
          * the second hop may stay on the first one's VC */
+        if (later) {
+            plan->nopt = DF_OPTS_LATER;
+            return;
+        }
         int a = t->a, z = df_local_peer(i, mp);
-        const struct route_cand c = df_vcs(n, 0, DF_ORDER_OLM, arrival, false, g == gd ? "" : "GL");
+        const struct route_cand c =
+            olm_vcs(n, o, 0, arrival, false, g == gd ? DF_REST_NONE : DF_REST_GL);
         for (int q = 0; q < a - 1; q++) {
             int y = df_local_peer(i, q);
-            if (q == mp || (y - i + a) % a >= (z - y + a) % a)
+            if (q == mp || ring_ahead(i, y, a) >= ring_ahead(y, z, a))
                 continue;
             plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
         }
     }
 }
 
-void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
-             const struct packet *p, struct df_plan *plan)
+/* dragonfly.vc_choice = lowest: one VC per hop, a subset of the legal range
+ * (so no new channel dependency); options left for later get it when listed */
+static void vc_choice_lowest(const struct df_opts *o, struct df_plan *plan)
 {
-    plan_fill(n, o, r, in_port, in_vc, p, plan);
     if (!o->lowest || plan->min_port < 0)
         return;
-    /* dragonfly.vc_choice = lowest: one VC per hop, a subset of the legal
-     * range (so no new channel dependency) */
     plan->min.vc_hi = plan->min.vc_lo;
     for (int i = 0; i < plan->nopt; i++)
         plan->opt[i].vc_hi = plan->opt[i].vc_lo;
+}
+
+void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+             const struct packet *p, struct df_plan *pl)
+{
+    plan_build(n, o, r, in_port, in_vc, p, pl, false);
+    vc_choice_lowest(o, pl);
+}
+
+void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                 int in_vc, const struct packet *p, struct df_plan *pl)
+{
+    plan_build(n, o, r, in_port, in_vc, p, pl, true);
+    vc_choice_lowest(o, pl);
+}
+
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
+                     const struct packet *p, struct df_plan *pl)
+{
+    if (pl->nopt != DF_OPTS_LATER)
+        return;
+    plan_build(n, o, r, pl->in_port, pl->in_vc, p, pl, false);
+    vc_choice_lowest(o, pl);
 }
 
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
@@ -497,7 +578,7 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
  * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger
  * = blocked only while the minimal output cannot take the packet. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
-                        const struct df_plan *plan, const struct packet *p, double pct)
+                        struct df_plan *plan, const struct packet *p, double pct)
 {
     if (plan->min_port < 0 || plan->nopt == 0)
         return -1;
@@ -521,6 +602,9 @@ int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r
         if (mine <= o->cong_coef * sum / t->h + o->cong_allow)
             return -1;
     }
+    df_plan_options(n, o, r, p, plan);
+    if (plan->nopt == 0)
+        return -1;
     bool ok[64];
     for (int i = 0; i < plan->nopt; i++)
         ok[i] = 100.0 * occupancy_frac(n, o, r, &plan->opt[i]) < pct * qmin &&

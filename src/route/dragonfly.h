@@ -36,6 +36,9 @@ enum {
                          group committed the packet to a global link of the next router */
 };
 
+/* The rests of a path df_plan asks df_vcs about (DF_ORDER_OLM). */
+enum df_rest { DF_REST_NONE, DF_REST_L, DF_REST_GL, DF_REST_LGL, DF_REST_GLGL, DF_RESTS };
+
 /* The OLM family's mechanisms that paper 004 leaves to its simulator
  * (docs/DRAGONFLY.md, "Mechanisms and knobs"): read once by each policy. */
 struct df_opts {
@@ -56,9 +59,15 @@ struct df_opts {
     bool lowest;     /* dragonfly.vc_choice = lowest: a hop takes the lowest legal VC only */
     double cong_coef, cong_allow; /* olm.congested_*: a minimal global link in the source
                                      group must exceed cong_coef x mean + cong_allow phits */
+    /* df_vcs under DF_ORDER_OLM, computed once: [global][same][rest][arrival + 1] (the
+     * port left 0), and df_arrival: [global input][min(in_vc, 63)]. Routing asks for
+     * them at every head and, with routing.reroute, every cycle it waits. */
+    struct route_cand olm_vcs[2][2][DF_RESTS][8];
+    int8_t olm_arrival[2][64];
 };
 extern const struct saturn_param route_dragonfly_params[];
-void df_opts_read(const struct saturn_config *cfg, struct df_opts *o);
+/* Reads the options and fills the tables for network n. */
+void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct df_opts *o);
 /* Does the contention counter value c fire against threshold th? */
 static inline bool df_fires(const struct df_opts *o, unsigned c, unsigned th)
 {
@@ -140,9 +149,19 @@ struct df_plan {
     struct route_cand opt[64];
     uint32_t min_link;        /* the group's global link on the minimal path, or NET_NONE
                                  when the packet is in its destination group */
+    int in_port, in_vc;       /* the head's input VC (for df_plan_options) */
 };
 void df_plan(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
              const struct packet *p, struct df_plan *plan);
+/* The same without listing the nonminimal options where there are some
+ * (nopt = DF_OPTS_LATER; a forced plan lists them): most heads take the
+ * minimal path, and a policy that decides on the minimal output first
+ * asks for them (df_plan_options) only when it considers misrouting. */
+#define DF_OPTS_LATER (-1)
+void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
+                 int in_vc, const struct packet *p, struct df_plan *plan);
+void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
+                     const struct packet *p, struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
  * records misrouting in p. A forced plan ignores choice < 0 and takes a
  * random open option (any option when none is open: the head waits). */
@@ -156,14 +175,15 @@ void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64
 /* OLM's trigger (also Hybrid's): a random option whose occupancy is below
  * pct percent of the minimal output's, or -1. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
-                        const struct df_plan *plan, const struct packet *p, double pct);
+                        struct df_plan *plan, const struct packet *p, double pct);
 /* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at
  * (in_port, in_vc) for its minimal output; when that counter exceeds th, a
- * random option whose counter is under th, else -1. */
+ * random option whose counter is under th, else -1. A plan from
+ * df_plan_min gets its options listed here when they are needed. */
 struct contention;
 int df_contention_choice(struct contention *c, const struct df_opts *o, const struct net *n,
                          uint32_t r, int in_port, int in_vc, const struct packet *p,
-                         const struct df_plan *plan, unsigned th);
+                         struct df_plan *plan, unsigned th);
 
 /* Valiant-family helpers (val, ugal, pb): a random router outside the
  * groups of routers s and d (anywhere when there are fewer than three
