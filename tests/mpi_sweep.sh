@@ -41,15 +41,17 @@ same() { # name, reference CSV, CSV: equal but for wall_seconds
         no "$1: differs from the single-process CSV:"; head -n 20 "$tmp/diff"; fi
 }
 
-# 10 steady runs on an 8x8 torus, two grids (so, empty key cells); 0.05-0.1 s
-# each (Release) as they are, for the kills, and a tenth of that with
+# 10 steady runs on an 8x8 torus, two grids (so, empty key cells); 0.2-0.5 s
+# each (Release) as they are, for the kills (long enough that a job is still
+# running when the test kills it: at 20,000 cycles the faster engine of
+# 2026-11-23 finished the whole job first), and a fiftieth of that with
 # $short, for the rest.
 cat >"$tmp/sw.ini" <<'EOF'
 [network]
 k = 8
 [steady]
 warmup = 1000
-measure = 20000
+measure = 100000
 [sweep]
 traffic.flit_rate = 0.1, 0.2
 traffic.pattern = uniform, transpose
