@@ -230,6 +230,14 @@ diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass +
     { fail=$((fail + 1)); echo "FAIL sweep-search: its summary differs from the whole sweep's"; }
 [ "$(wc -l <"$tmp/ents.csv")" -lt "$(wc -l <"$tmp/ent.csv")" ] && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL sweep-search: kept every row"; }
+# runs were cut off, and each reported bound (the cycle, or what its links still had to
+# carry) is at most the run's duration in the whole sweep
+grep -Eq "[1-9][0-9]* cut off" "$tmp/out" && awk -F, '
+    NR == FNR { if (FNR == 1) { for (i = 1; i <= NF; i++) if ($i == "duration") c = i; next }
+                d[$1] = $c; next }
+    FNR > 1 { n++; if (!($1 in d) || $2 + 0 > d[$1] + 0) bad++ }
+    END { exit !(n > 0 && !bad) }' "$tmp/ent.csv" "$tmp/ents.csv.cut.csv" && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-search: no cut-off, or a cut-off's bound above the duration"; }
 check sweep-search-resume 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ents.csv" -j 2 --summary --search
 contains sweep-search-resume "$tmp/out" "0 cut off"
 diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass + 1)) ||

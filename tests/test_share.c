@@ -211,12 +211,49 @@ static void cutoffs_bound_the_duration(void **state)
     group_free(&g);
 }
 
+/* Under a cut-off, a run stops as soon as the flits its links still have to
+ * carry show it cannot finish by then: with the cut-off one below the
+ * static bound (saturn_collective_bound) that is before the first cycle,
+ * and the duration it reports is that bound, still at most the real one. */
+static void cutoffs_stop_hopeless_runs_at_once(void **state)
+{
+    (void)state;
+    static const char *const kv[] = {NET8, "control.model=hyst", "entropy.ron=60",
+                                     "entropy.roff=90", "entropy.rn=30", "traffic.pattern=shfl",
+                                     NULL};
+    struct group g = {0};
+    add(&g, kv);
+    struct got full;
+    run_group(&g, NULL, &full);
+    uint64_t lb = 0;
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_collective_bound(g.c[0], &lb, &err), SATURN_OK);
+    assert_true(lb > 1 && lb < full.r[0].duration);
+    uint64_t cut[] = {lb - 1};
+    struct got got;
+    run_group(&g, cut, &got);
+    assert_true(got.r[0].cut);
+    assert_int_equal(got.r[0].duration, lb); /* the bound at cycle 0 */
+    assert_true(got.r[0].cycles <= 1);       /* stopped before it ran */
+    /* a cut-off the run misses narrowly: stopped at or before it, bound above it */
+    cut[0] = full.r[0].duration - 40;
+    got_free(&got);
+    run_group(&g, cut, &got);
+    assert_true(got.r[0].cut);
+    assert_true(got.r[0].duration > cut[0] && got.r[0].duration <= full.r[0].duration);
+    assert_true(got.r[0].cycles <= cut[0] + 2);
+    got_free(&got);
+    got_free(&full);
+    group_free(&g);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shared_runs_are_their_own),
         cmocka_unit_test(other_keys_never_share),
         cmocka_unit_test(cutoffs_bound_the_duration),
+        cmocka_unit_test(cutoffs_stop_hopeless_runs_at_once),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

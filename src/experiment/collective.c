@@ -162,11 +162,15 @@ static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t 
  * fact that an injection channel, an ejection channel and (single-path,
  * state-independent routing: DOR) a network link each move at most one
  * flit a cycle. The busiest of them carries M flits, the last of which
- * crosses it at cycle M - 1 or later and is delivered after that. */
-int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+ * crosses it at cycle M - 1 or later and is delivered after that. With
+ * loads, also the flits per network port (router * P + port) under DOR,
+ * NULL otherwise: what is left of them bounds the rest of a run (cut_bound). */
+static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint64_t **loads,
                             struct saturn_error *err)
 {
     *lb = 0;
+    if (loads)
+        *loads = NULL;
     struct saturn_sim *s = NULL;
     int rc = saturn_sim_create(cfg, &s, err);
     if (rc)
@@ -217,11 +221,38 @@ int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
             if (in[d] > most)
                 most = in[d];
         *lb = most ? most - 1 : 0;
+        if (loads && walk) {
+            *loads = load;
+            load = NULL;
+        }
     }
     free(load);
     free(in);
     saturn_sim_free(s);
     return rc;
+}
+
+int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
+                            struct saturn_error *err)
+{
+    return collective_loads(cfg, lb, NULL, err);
+}
+
+/* A lower bound on the duration of a run at the start of cycle now, from the
+ * flits its links still have to carry: R more on a link cross it in cycles
+ * now, now + 1, ... (out_speedup a cycle at most), the last at now +
+ * ceil(R / speed) - 1 or later, and that flit is delivered after that. The
+ * links' counts (link_busy) hold the crossings of the cycles before now.
+ * Only a search's cut-offs use it: a run that cannot finish by its cut-off
+ * stops at once instead of at the cut-off. */
+static uint64_t cut_bound(const struct net *n, const uint64_t *load)
+{
+    size_t nports = (size_t)n->topo.routers * n->P;
+    uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = 0;
+    for (size_t i = 0; i < nports; i++)
+        if (load[i] > n->link_busy[i] && load[i] - n->link_busy[i] > most)
+            most = load[i] - n->link_busy[i];
+    return most ? n->now + (most + speed - 1) / speed - 1 : n->now;
 }
 
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
@@ -239,6 +270,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     uint32_t *dst = calloc(n->nnodes * per, sizeof *dst);
     uint64_t total = per * slices * n->nnodes;
     struct release *rel = malloc(total * sizeof *rel);
+    uint64_t *load = NULL; /* per network port, under a cut-off (collective_loads) */
     int rc = SATURN_OK;
     if (!off || !dst || !rel) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
@@ -264,9 +296,18 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     qsort(rel, nr, sizeof *rel, release_order);
     r->measured_packets = total;
     size_t next = 0;
+    uint64_t at_least = 0, lb0;
+    /* under a search's cut-off: what the links have left to carry, checked every 32 cycles */
+    if (s->stop_after != UINT64_MAX && (rc = collective_loads(s->cfg, &lb0, &load, err)))
+        goto out;
     while (n->packets_delivered < total) {
         if (sim_cut_now(s)) { /* a search's cut-off: the duration is at least now */
             r->cut = true;
+            at_least = n->now;
+            break;
+        }
+        if (load && (n->now & 31) == 0 && (at_least = cut_bound(n, load)) > s->stop_after) {
+            r->cut = true; /* cannot finish by the cut-off: at least at_least */
             break;
         }
         if (n->now >= cap) {
@@ -292,7 +333,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     }
     r->measured_delivered = n->packets_delivered;
     r->drained = !r->cut;
-    r->duration = r->cut ? n->now : s->last_delivery;
+    r->duration = r->cut ? at_least : s->last_delivery;
     r->measure = n->now;
     /* Throughput over the whole collective; no offered load applies. */
     r->accepted = (double)(total * len) / (double)n->nnodes / (double)(r->duration + 1);
@@ -304,5 +345,6 @@ out:
     free(off);
     free(dst);
     free(rel);
+    free(load);
     return rc;
 }
