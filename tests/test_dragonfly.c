@@ -622,6 +622,23 @@ static void enter_group3(const struct topo *t, uint32_t *r, int *in_port, uint32
     assert_true(*in_port >= 0);
 }
 
+/* enter_group3's packet (from node 1), planned under o at the router it enters. */
+struct group3_case {
+    uint32_t r;
+    int in_port;
+    struct packet p;
+    struct df_plan plan;
+};
+static void plan_group3(struct net *n, const struct df_opts *o, struct group3_case *c)
+{
+    uint32_t d;
+    c->r = 0;
+    enter_group3(&n->topo, &c->r, &c->in_port, &d);
+    c->p = packet_between(n, 1, d);
+    c->p.route[0] = NET_NONE;
+    df_plan(n, o, c->r, c->in_port, 0, &c->p, &c->plan);
+}
+
 /* olm.occupancy_vcs: with first, the occupancy of a candidate is that of its
  * first VC alone (FOGSim's per-VC credits); with range, the VCs' mean. A
  * minimal output whose first VC is full and others empty passes a 90 %
@@ -631,16 +648,13 @@ static void occupancy_vcs_first(void **state)
     (void)state;
     struct saturn_config *cfg;
     struct net *n = small_net("olm", NULL, &cfg);
-    const struct topo *t = &n->topo;
     struct df_opts o;
     df_opts_read(cfg, n, &o);
-    uint32_t d, r = 0;
-    int in_port;
-    enter_group3(t, &r, &in_port, &d);
-    struct packet p = packet_between(n, 1, d);
-    p.route[0] = NET_NONE;
-    struct df_plan plan;
-    df_plan(n, &o, r, in_port, 0, &p, &plan);
+    struct group3_case c3;
+    plan_group3(n, &o, &c3);
+    const uint32_t r = c3.r;
+    struct packet p = c3.p;
+    struct df_plan plan = c3.plan;
     assert_true(plan.min_port >= 0 && plan.nopt > 0);
     assert_true(plan.min.vc_hi > plan.min.vc_lo); /* the case the knob is about */
     size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
@@ -672,19 +686,14 @@ static void vc_choice_lowest(void **state)
     for (int lowest = 0; lowest < 2; lowest++) {
         struct saturn_config *cfg;
         struct net *n = small_net("olm", lowest ? "dragonfly.vc_choice=lowest" : NULL, &cfg);
-        const struct topo *t = &n->topo;
         struct df_opts o, range;
         df_opts_read(cfg, n, &o);
         range = o;
         range.lowest = false;
-        uint32_t d, r = 0;
-        int in_port;
-        enter_group3(t, &r, &in_port, &d);
-        struct packet p = packet_between(n, 1, d);
-        p.route[0] = NET_NONE;
-        struct df_plan plan, full;
-        df_plan(n, &o, r, in_port, 0, &p, &plan);
-        df_plan(n, &range, r, in_port, 0, &p, &full);
+        struct group3_case c3, c3full;
+        plan_group3(n, &o, &c3);
+        plan_group3(n, &range, &c3full);
+        const struct df_plan plan = c3.plan, full = c3full.plan;
         assert_true(plan.nopt > 0 && plan.nopt == full.nopt);
         assert_true(full.min.vc_hi > full.min.vc_lo);
         assert_int_equal(plan.min.vc_lo, full.min.vc_lo);
@@ -706,17 +715,14 @@ static void occupancy_max_next_input(void **state)
     (void)state;
     struct saturn_config *cfg;
     struct net *n = small_net("olm", "router.out_buf_flits=8 olm.occupancy_vcs=first", &cfg);
-    const struct topo *t = &n->topo;
     struct df_opts o;
     df_opts_read(cfg, n, &o);
     assert_false(o.occ_next); /* the default */
-    uint32_t d, r = 0;
-    int in_port;
-    enter_group3(t, &r, &in_port, &d);
-    struct packet p = packet_between(n, 1, d);
-    p.route[0] = NET_NONE;
-    struct df_plan plan;
-    df_plan(n, &o, r, in_port, 0, &p, &plan);
+    struct group3_case c3;
+    plan_group3(n, &o, &c3);
+    const uint32_t r = c3.r;
+    struct packet p = c3.p;
+    struct df_plan plan = c3.plan;
     assert_true(plan.min_port >= 0 && plan.nopt > 0);
     size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
     struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
