@@ -189,6 +189,22 @@ static struct ivc *hold(struct net *n, uint32_t r, int p, int v, int op, int ov,
     return iv;
 }
 
+/* A fresh head of a 16-flit packet at the front of input VC (p, 0), routed
+ * to candidate c and waiting for a VC of it. */
+static void head_waiting(struct net *n, uint32_t r, int p, struct route_cand c)
+{
+    uint32_t pid = net_packet_new(n, 0, 1, 16, false);
+    struct ivc *iv = put_flit(n, r, p, 0, (flit_t){pid, 0, FLIT_HEAD});
+    struct ivc_route *ir = &n->iroute[((size_t)r * n->P + (size_t)p) * n->V];
+    iv->state = IVC_VA;
+    ir->route.n = 1;
+    ir->route.sel = 0;
+    ir->route.c[0] = c;
+    ir->len = 16;
+    ir->pid = pid;
+    ir->t_front = n->now;
+}
+
 /* A's VC 0 and B's VC 0 want X, A's VC 1 wants Y, and X's pointer is at B.
  * Input first: A picks its VC 0 (its pointer), X grants B: one flit moves.
  * iSLIP: A asks for X and Y, X grants B, Y grants A, both accept: two. */
@@ -224,18 +240,8 @@ static void vc_allocators(void **state)
         const int V = n->V;
         struct ovc *x = &n->ovcs[((size_t)r * n->P + 2) * V];
         x[1].va_rr = (uint16_t)(1 * V + 0);
-        for (int p = 0; p < 2; p++) {
-            uint32_t pid = net_packet_new(n, 0, 1, 16, false);
-            struct ivc *iv = put_flit(n, r, p, 0, (flit_t){pid, 0, FLIT_HEAD});
-            struct ivc_route *ir = &n->iroute[((size_t)r * n->P + (size_t)p) * V];
-            iv->state = IVC_VA;
-            ir->route.n = 1;
-            ir->route.sel = 0;
-            ir->route.c[0] = (struct route_cand){2, 0, 1};
-            ir->len = 16;
-            ir->pid = pid;
-            ir->t_front = n->now;
-        }
+        for (int p = 0; p < 2; p++)
+            head_waiting(n, r, p, (struct route_cand){2, 0, 1});
         router_step(n, &n->parts[0], r);
         assert_int_equal(x[0].owner, 0 * V + 0);
         assert_int_equal(x[1].owner, islip ? 1 * V + 0 : -1);
@@ -278,18 +284,8 @@ static void transit_priority(void **state)
         struct ovc *x = &n->ovcs[((size_t)r * n->P + 2) * V];
         x[0].va_rr = (uint16_t)(I * V);
         const int ports[2] = {0, I};
-        for (int k = 0; k < 2; k++) {
-            uint32_t q = net_packet_new(n, 0, 1, 16, false);
-            struct ivc *iv = put_flit(n, r, ports[k], 0, (flit_t){q, 0, FLIT_HEAD});
-            struct ivc_route *ir = &n->iroute[((size_t)r * n->P + (size_t)ports[k]) * V];
-            iv->state = IVC_VA;
-            ir->route.n = 1;
-            ir->route.sel = 0;
-            ir->route.c[0] = (struct route_cand){2, 0, 0};
-            ir->len = 16;
-            ir->pid = q;
-            ir->t_front = n->now;
-        }
+        for (int k = 0; k < 2; k++)
+            head_waiting(n, r, ports[k], (struct route_cand){2, 0, 0});
         router_step(n, &n->parts[0], r);
         assert_int_equal(x[0].owner, prio ? 0 : I * V);
         test_net_free(n, cfg);
