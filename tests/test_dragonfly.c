@@ -637,6 +637,21 @@ static void plan_group3(struct net *n, const struct df_opts *o, struct group3_ca
     c->p = packet_between(n, 1, d);
     c->p.route[0] = NET_NONE;
     df_plan(n, o, c->r, c->in_port, 0, &c->p, &c->plan);
+    assert_true(c->plan.min_port >= 0 && c->plan.nopt > 0);
+}
+
+/* The output VCs of the case's minimal port, and their owner set to own
+ * (0: held by another packet, so the minimal output cannot take it now; -1:
+ * free again). */
+static struct ovc *min_ovcs(const struct net *n, const struct group3_case *c)
+{
+    return &n->ovcs[((size_t)c->r * (size_t)n->P + (size_t)c->plan.min_port) * (size_t)n->V];
+}
+static void min_owned(const struct net *n, const struct group3_case *c, int32_t own)
+{
+    struct ovc *mv = min_ovcs(n, c);
+    for (int v = c->plan.min.vc_lo; v <= c->plan.min.vc_hi; v++)
+        mv[v].owner = own;
 }
 
 /* olm.occupancy_vcs: with first, the occupancy of a candidate is that of its
@@ -655,15 +670,12 @@ static void occupancy_vcs_first(void **state)
     const uint32_t r = c3.r;
     struct packet p = c3.p;
     struct df_plan plan = c3.plan;
-    assert_true(plan.min_port >= 0 && plan.nopt > 0);
     assert_true(plan.min.vc_hi > plan.min.vc_lo); /* the case the knob is about */
-    size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
-    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    struct ovc *mv = min_ovcs(n, &c3);
     mv[plan.min.vc_lo].credits = 0; /* the first VC full downstream ... */
     if (n->obuf_on && !n->obuf_unlimited)
         mv[plan.min.vc_lo].ob_space = 0; /* ... and in the output buffer */
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
-        mv[v].owner = 0; /* blocked */
+    min_owned(n, &c3, 0);
     o.blocked = true;
     o.min_occ = 0.9;
     o.occ_first = false;
@@ -671,8 +683,7 @@ static void occupancy_vcs_first(void **state)
     o.occ_first = true;
     int c = df_occupancy_choice(n, &o, r, &plan, &p, 50);
     assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
-        mv[v].owner = -1;
+    min_owned(n, &c3, -1);
     test_net_free(n, cfg);
 }
 
@@ -723,14 +734,12 @@ static void occupancy_max_next_input(void **state)
     const uint32_t r = c3.r;
     struct packet p = c3.p;
     struct df_plan plan = c3.plan;
-    assert_true(plan.min_port >= 0 && plan.nopt > 0);
     size_t gp = (size_t)r * (size_t)n->P + (size_t)plan.min_port;
-    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    struct ovc *mv = min_ovcs(n, &c3);
     assert_int_equal(n->ports[n->ports[gp].far_in].cap, 16);
     assert_int_equal(mv[plan.min.vc_lo].ob_space, 8);
     mv[plan.min.vc_lo].credits = 0;
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
-        mv[v].owner = 0; /* blocked */
+    min_owned(n, &c3, 0);
     o.min_occ = 0.8;
     assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1); /* 2/3 < 0.8 */
     o.occ_next = true;
@@ -738,8 +747,7 @@ static void occupancy_max_next_input(void **state)
     assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
     o.min_occ = 1.01;
     assert_int_equal(df_occupancy_choice(n, &o, r, &plan, &p, 50), -1);
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
-        mv[v].owner = -1;
+    min_owned(n, &c3, -1);
     test_net_free(n, cfg);
 }
 
