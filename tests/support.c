@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "experiment/sim.h"
 #include "net/net.h"
 #include "support.h"
 #include "saturn/io.h"
@@ -104,7 +105,7 @@ struct net *test_net(const char *const *kv, struct saturn_config **cfg)
     struct net *n = calloc(1, sizeof *n);
     *cfg = test_config(kv);
     struct saturn_error err = {0};
-    if (!n || net_create(n, *cfg, 1, &err))
+    if (!n || sim_net_create(n, *cfg, 1, &err))
         fail_msg("%s", err.msg);
     return n;
 }

@@ -31,6 +31,7 @@
 #include <string.h>
 
 #include "control/gather.h"
+#include "control/metapacket.h"
 #include "net/net.h"
 
 static const char *const full_names[] = {"no_free_slot", "nonempty", NULL};
@@ -141,7 +142,7 @@ int gather_init(struct gather *g, const struct saturn_config *cfg, const struct 
     g->full_mode = (enum gather_full)saturn_config_enum(cfg, "gather.full");
     g->est_mode = (enum gather_est)saturn_config_enum(cfg, "gather.estimate");
     g->g = gather_g(&n->topo, (uint64_t)saturn_config_int(cfg, "gather.hop_delay"));
-    g->sideband = n->meta == NULL; /* else the engine's metapackets feed it */
+    g->sideband = !n->meta_bit; /* else metapackets (control/metapacket.c) feed it */
     if (!g->sideband && saturn_config_is_set(cfg, "gather.hop_delay"))
         return saturn_config_fail(cfg, "gather.hop_delay", err,
                                   "is the side-band's; metapackets (gather.mode = metapacket) "

@@ -10,7 +10,7 @@
  *
  * Snapshots come from a source: the dedicated side-band built here
  * (gather_step samples the network itself), or the engine's metapackets
- * (gather.mode = metapacket, src/net/meta.c): then `sideband` is false and
+ * (gather.mode = metapacket, src/control/metapacket.c): then `sideband` is false and
  * gather_step publishes each gather the engine completed, visible from the
  * cycle its last node knew it. The estimate and the tuner only
  * ever see what became visible, whatever the source. */

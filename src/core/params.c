@@ -15,7 +15,7 @@ extern const struct saturn_param router_params[];
 extern const struct saturn_param routing_params[];
 extern const struct saturn_param route_dor_params[];
 extern const struct saturn_param route_duato_params[];
-extern const struct saturn_param recovery_params[];
+extern const struct saturn_param disha_lane_params[];
 extern const struct saturn_param route_val_params[];
 extern const struct saturn_param route_ugal_params[];
 extern const struct saturn_param route_pb_params[];
@@ -49,7 +49,7 @@ static const struct saturn_param *const tables[] = {
     topo_slimfly_params,
     topo_megafly_params,
     router_params, routing_params, route_dor_params, route_duato_params,
-    recovery_params,
+    disha_lane_params,
     route_val_params, route_ugal_params, route_pb_params, route_olm_params, route_base_params,
     route_hybrid_params, route_ectn_params, route_dragonfly_params,
     route_graph_params,

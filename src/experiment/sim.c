@@ -6,8 +6,10 @@
 #include <sys/resource.h>
 #include <time.h>
 
+#include "control/metapacket.h"
 #include "experiment/sim.h"
 #include "experiment/workload.h"
+#include "route/disha_lane.h"
 #include "traffic/process.h"
 
 
@@ -95,6 +97,15 @@ int saturn_sim_record_generations(struct saturn_sim *s, uint64_t bin)
     return SATURN_OK;
 }
 
+int sim_net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
+                   struct saturn_error *err)
+{
+    int rc = net_create(n, cfg, seed, err);
+    if (!rc && n->meta_bit) /* net_create reserved the side VC for them */
+        rc = metapacket_attach(n, cfg, err);
+    return rc;
+}
+
 int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
                       struct saturn_error *err)
 {
@@ -105,7 +116,7 @@ int saturn_sim_create(const struct saturn_config *cfg, struct saturn_sim **out,
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     }
     s->seed = (uint64_t)saturn_config_int(cfg, "sim.seed");
-    int rc = net_create(&s->net, s->cfg, s->seed, err);
+    int rc = sim_net_create(&s->net, s->cfg, s->seed, err);
     if (!rc)
         rc = pattern_init(&s->pat, s->cfg, &s->net.topo, s->seed, err);
     if (rc) {
@@ -393,8 +404,8 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->entropy_mean = s->acc_windows ? s->acc_entropy / (double)s->acc_windows : -1;
     r->wall_seconds = sim_clock() - t0;
     r->flit_hops = n->flit_hops;
-    r->recoveries = recovery_count(n);
-    r->recovery_busy = recovery_busy_cycles(n);
+    r->recoveries = disha_lane_count(n);
+    r->recovery_busy = disha_lane_busy_cycles(n);
     r->metapackets = meta_stats(n, &r->gathers, &r->gather_min, &r->gather_mean, &r->gather_max);
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
     r->threads = n->nparts;

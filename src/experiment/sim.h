@@ -72,6 +72,12 @@ bool sim_attached(const struct saturn_sim *s, size_t i, uint64_t *left);
 /* A collective may stop now (the cut-offs of every run it stands for passed). */
 bool sim_cut_now(struct saturn_sim *s);
 
+/* The engine (net_create) with the side machinery the configuration asks
+ * for on its hooks: metapackets for gather.mode = metapacket (the routing
+ * attaches its own, e.g. Disha's lane, inside net_create). */
+int sim_net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
+                   struct saturn_error *err);
+
 /* One cycle, with watchdog and invariant failures turned into errors. */
 int sim_step(struct saturn_sim *s, struct saturn_error *err);
 /* A progress report is due this cycle (see struct saturn_progress). */

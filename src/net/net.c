@@ -545,8 +545,6 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")))
         return saturn_error_set(err, SATURN_ENOMEM,
                                 "out of memory building the network");
-    if (meta && (rc = meta_create(n, cfg, err)))
-        return rc;
 
     n->mob_ports = 0;
     for (int p = 0; p < n->P; p++)
@@ -575,7 +573,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
-    if (n->rops->recovery && (rc = recovery_create(n, cfg, err)))
+    if (n->rops->attach && (rc = n->rops->attach(n, cfg, err))) /* e.g. Disha's lane */
         return rc;
     n->atomic_vc = saturn_config_bool(cfg, "router.atomic_vc") || n->rops->atomic_vc;
     int reroute = saturn_config_enum(cfg, "routing.reroute"); /* auto, once, waiting */
@@ -713,8 +711,8 @@ void net_destroy(struct net *n)
     free(n->rstamp);
     free(n->arb_rr);
     free(n->arb_free);
-    recovery_free(n);
-    meta_free(n);
+    for (int i = 0; i < n->nhooks; i++)
+        n->hooks[i].ops->destroy(n->hooks[i].state);
     free(n->router_rng);
     topo_free(&n->topo);
     memset(n, 0, sizeof *n);
@@ -898,8 +896,10 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
             n->node_span[4 * (size_t)node + 2] = n->now + 1;
         n->node_span[4 * (size_t)node + 3] = n->now + 1;
     }
-    if (n->meta)
-        meta_node_delivered(n, node);
+    if (n->hook_delivered)
+        for (int i = 0; i < n->nhooks; i++)
+            if (n->hooks[i].ops->node_delivered)
+                n->hooks[i].ops->node_delivered(n, n->hooks[i].state, node);
     n->flits_in_net--;
     n->flits_ejected++;
     n->last_move = n->now;
@@ -1072,22 +1072,31 @@ static void merge_parts(struct net *n)
  * this thread, between barriers (docs/PARALLEL.md). */
 int net_step(struct net *n)
 {
-    if (n->meta && meta_due(n))
-        meta_start(n); /* samples the network as the last cycle left it */
+    if (__builtin_expect(n->meta_bit && !n->side, 0)) { /* net_create without sim_net_create */
+        snprintf(n->fail_msg, sizeof n->fail_msg, "gather.mode = metapacket reserved the side VC "
+                 "but no metapackets are attached (create the network with sim_net_create)");
+        n->failed = true;
+        return SATURN_EINTERNAL;
+    }
+    for (int i = 0; i < n->nhooks; i++) /* they sample the network as the last cycle left it */
+        if (n->hooks[i].ops->cycle_start)
+            n->hooks[i].ops->cycle_start(n, n->hooks[i].state);
     n->cyc_nv = n->cyc_na = 0;
     if (n->trace)
         trace_grow(n);
-    n->mid_phase = n->rec || n->meta || n->rops->cycle || sinks_due(n);
+    n->mid_phase = n->nhooks || n->rops->cycle || sinks_due(n);
 
     net_pool_sync(n); /* the workers deliver and step their partitions too */
     net_part_deliver(n, net_serial_part(n));
     if (n->mid_phase) {
         net_pool_sync(n);
         deliver_sinks(n);
-        if (n->rec)
-            recovery_step(n); /* before the routers: its links are taken this cycle */
-        if (n->meta)
-            meta_step(n); /* absorbs arrived meta flits before the routers see them */
+        /* before the routers: the recovery lane takes its links for this
+         * cycle, metapackets absorb their arrived flits before the routers
+         * see them */
+        for (int i = 0; i < n->nhooks; i++)
+            if (n->hooks[i].ops->before_routers)
+                n->hooks[i].ops->before_routers(n, n->hooks[i].state);
         if (n->rops->cycle)
             n->rops->cycle(n->rstate, n);
         net_pool_sync(n);

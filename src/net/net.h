@@ -62,7 +62,7 @@ struct packet {
 /* IDLE: no head seen yet. WAIT: a head waits for the central arbiter
  * (router.arbiter = central). ROUTING: routed, in its routing delay. VA:
  * asking for an output VC. ACTIVE: holds one. RECOVER: its packet leaves
- * through the deadlock-recovery lane (src/net/recovery.c). */
+ * through the deadlock-recovery lane (src/route/disha_lane.c). */
 enum ivc_state { IVC_IDLE, IVC_WAIT, IVC_ROUTING, IVC_VA, IVC_ACTIVE, IVC_RECOVER };
 
 /* An input VC: the fields every cycle touches (24 bytes). */
@@ -121,7 +121,7 @@ struct port {
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
-    uint64_t stolen;    /* output side: cycle + 1 in which the recovery lane uses the link */
+    uint64_t stolen;    /* output side: cycle + 1 in which a hook (the recovery lane) uses the link */
 };
 
 struct node {
@@ -190,6 +190,9 @@ struct net_pool; /* the worker threads and their barrier (parallel.c) */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
+struct net_hook_ops; /* side machinery on engine hooks (below) */
+#define NET_MAX_HOOKS 4
+
 struct net {
     struct topo topo;
     int P, V;           /* ports per router, VCs per port (data VCs + the meta VC) */
@@ -197,8 +200,7 @@ struct net {
                            controllers use only these. Vd == V without metapackets */
     uint64_t meta_bit;  /* 1 << Vd with metapackets (the meta VC's bit in a VC mask), else 0 */
     uint64_t data_mask; /* ~meta_bit: the data VCs of a VC mask */
-    struct meta *meta;  /* metapacket gathering (src/net/meta.c; NULL: off) */
-    uint64_t meta_in_net; /* meta flits in VC buffers or on links (audit) */
+    uint64_t meta_in_net; /* side-VC (metapacket) flits in VC buffers or on links (audit) */
     enum switching switching;
     int speedup, out_speedup;
     uint32_t route_delay, xbar_delay, credit_delay;
@@ -224,8 +226,12 @@ struct net {
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
-    struct recovery *rec;   /* Disha deadlock recovery (NULL: off) */
-    uint64_t lane_flits;    /* flits in the recovery lane (audit) */
+    struct net_hook { const struct net_hook_ops *ops; void *state; } hooks[NET_MAX_HOOKS];
+    int nhooks;             /* side machinery attached (net_hook_add) */
+    const struct net_hook *side; /* the hook that routes side-VC packets, if any */
+    bool hook_delivered;    /* some hook counts delivered flits */
+    bool links_taken;       /* a hook takes links (net_hook_take_link): ports' `stolen` */
+    uint64_t lane_flits;    /* flits a hook holds outside the buffers (audit) */
     uint64_t watchdog;
     uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
@@ -306,33 +312,52 @@ struct net_trace {
     uint64_t rows, cap_rows;
 };
 
-/* Disha deadlock recovery (src/net/recovery.c). */
-int recovery_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err);
-void recovery_step(struct net *n);
-void recovery_free(struct net *n);
-/* Recoveries started so far, and the cycles the token was held. */
-uint64_t recovery_count(const struct net *n);
-uint64_t recovery_busy_cycles(const struct net *n);
-extern const struct saturn_param recovery_params[];
-
-/* Metapacket gathering (src/net/meta.c). */
-struct meta_record {
-    uint64_t start, end; /* sample cycle; cycle the last node knew the sum */
-    double full, delivered;
+/* Side machinery on engine hooks. A few optional mechanisms run beside the
+ * routers without the engine knowing what they are: the Disha recovery
+ * lane (src/route/disha_lane.c, attached by the disha routing through
+ * route_ops.attach) and metapacket gathering (src/control/metapacket.c,
+ * attached by the gather controllers). Each registers its operations and
+ * state; net_step calls them at fixed points of the cycle, in the order
+ * they were attached, and net_destroy frees them. They move flits only
+ * through the net_hook_* primitives below. */
+struct net_hook_ops {
+    const char *name;
+    /* Start of the cycle, before the arrivals (samples what the last cycle
+     * left). Optional. */
+    void (*cycle_start)(struct net *n, void *state);
+    /* After the arrivals, before the routers; serial. Optional. */
+    void (*before_routers)(struct net *n, void *state);
+    /* A data flit reached node `node`. Optional. */
+    void (*node_delivered)(struct net *n, void *state, uint32_t node);
+    /* The output port of side-VC packet pid (the extra VC Vd the
+     * configuration reserved, net.h meta_bit). Optional; one hook at most. */
+    int (*side_port)(const struct net *n, const void *state, uint32_t pid);
+    void (*destroy)(void *state);
 };
-int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err);
-void meta_free(struct net *n);
-bool meta_due(const struct net *n);  /* a gather starts this cycle */
-void meta_start(struct net *n);      /* start of the cycle, before the arrivals */
-void meta_step(struct net *n);       /* after the arrivals, before the routers */
-void meta_node_delivered(struct net *n, uint32_t node);
-int meta_port(const struct net *n, uint32_t pid); /* output port of metapacket pid */
-/* Completed gathers, oldest first (NULL, 0 without metapackets). */
-const struct meta_record *meta_records(const struct net *n, size_t *count);
-/* Gather times are counted while on (the measurement window). */
-void meta_count(struct net *n, bool on);
-/* false without metapackets. */
-bool meta_stats(const struct net *n, uint64_t *count, double *min, double *mean, double *max);
+/* Registers hook ops with its state (owned by the net from now on: freed
+ * by ops->destroy, also when this fails). */
+int net_hook_add(struct net *n, const struct net_hook_ops *ops, void *state,
+                 struct saturn_error *err);
+/* The state ops was attached with, or NULL. */
+void *net_hook_state(const struct net *n, const struct net_hook_ops *ops);
+/* Primitives for hooks (serial phases only). */
+/* Takes the front flit of input VC (p, v) of router r out of the router
+ * (its credit goes upstream as when the switch moves it); a seized VC
+ * (net_hook_seize) is idle again once its tail is taken. */
+flit_t net_hook_pop(struct net *n, uint32_t r, int p, int v);
+/* The head of input VC (p, v) leaves the routers' hands: the VC is left to
+ * the hook (IVC_RECOVER), an output VC it held without entering is freed. */
+void net_hook_seize(struct net *n, uint32_t r, int p, int v);
+/* The hook's flit takes output port gop's link in this cycle (the
+ * router's own flits cannot); hop: it counts as a flit hop. */
+void net_hook_take_link(struct net *n, uint32_t gop, flit_t f, bool hop);
+/* f leaves through ejection output port gop, delay cycles from now. */
+void net_hook_eject(struct net *n, uint32_t gop, flit_t f, uint32_t delay);
+/* Puts side-VC flit f into router r's local input port, as its node would
+ * inject it. false (and the run failed) when out of memory. */
+bool net_hook_put_side(struct net *n, uint32_t r, flit_t f);
+/* The run fails with this message (reported by net_step). */
+void net_hook_fail(struct net *n, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                struct saturn_error *err);

@@ -199,7 +199,8 @@ static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
 {
     out->n = 1;
     out->sel = 0;
-    out->c[0] = (struct route_cand){(uint16_t)meta_port(n, pid), (uint8_t)n->Vd, (uint8_t)n->Vd};
+    const int port = n->side->ops->side_port(n, n->side->state, pid);
+    out->c[0] = (struct route_cand){(uint16_t)port, (uint8_t)n->Vd, (uint8_t)n->Vd};
 }
 
 /* Move the front flit of input VC (p, v) through the crossbar. */
@@ -932,7 +933,7 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
  * (net_part_routers). */
 router_step_fn router_step_for(const struct net *n)
 {
-    if (n->central || n->meta || n->trace || n->link_first || n->packet_links || n->rec ||
+    if (n->central || n->meta_bit || n->trace || n->link_first || n->packet_links || n->links_taken ||
         n->transit_first)
         return router_step_any;
     if (n->va_islip || n->sw_islip)

@@ -3,8 +3,9 @@
  * avoids deadlock: the selection function takes the free VC with the most
  * credits among all minimal ports (ties at random), and heads that wait
  * longer than disha.timeout are drained through the recovery lane
- * (src/net/recovery.c). */
+ * (src/route/disha_lane.c, on the engine's hooks). */
 #include "net/net.h"
+#include "route/disha_lane.h"
 #include "route/route.h"
 
 static void disha_route(void *state, const struct net *n, uint32_t router, int in_port,
@@ -28,5 +29,5 @@ const struct route_ops route_disha = {
     .name = "disha",
     .init = disha_init,
     .route = disha_route,
-    .recovery = true,
+    .attach = disha_lane_attach,
 };

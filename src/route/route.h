@@ -46,9 +46,10 @@ struct route_ops {
                   int in_port, int in_vc, struct packet *p,
                   struct route_result *out);
     void (*free)(void *state);
-    /* The policy relies on the engine's deadlock recovery (Disha lane,
-     * src/net/recovery.c) instead of avoiding deadlock. */
-    bool recovery;
+    /* Optional: side machinery the policy needs, attached to the engine's
+     * hooks after init (net.h, struct net_hook_ops): Disha's recovery lane
+     * (src/route/disha_lane.c) for a policy that does not avoid deadlock. */
+    int (*attach)(struct net *n, const struct saturn_config *cfg, struct saturn_error *err);
     /* The policy needs atomic VC allocation (router.atomic_vc) in
      * wormhole and VCT networks to be deadlock-free. */
     bool atomic_vc;

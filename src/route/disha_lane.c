@@ -27,15 +27,20 @@
  * recovery removes one packet from every knot it is part of; the buffers it
  * frees let the others move. Presumed deadlocks that were only congestion
  * are recovered too (time-outs cannot tell them apart): that is the cost
- * Disha pays beyond saturation, and what paper 001's Fig. 4 shows. */
+ * Disha pays beyond saturation, and what paper 001's Fig. 4 shows.
+ *
+ * The lane runs on the engine's hooks (net.h, struct net_hook_ops): each
+ * cycle after the arrivals and before the routers, and it moves flits
+ * only through the net_hook_* primitives. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "route/disha_lane.h"
 
 static const char *const timeout_from_names[] = {"front", "routed", NULL};
 
-const struct saturn_param recovery_params[] = {
+const struct saturn_param disha_lane_params[] = {
     {"disha.timeout", SATURN_PARAM_INT, "8", 1, 1e9, NULL,
      "a head waiting longer than this (cycles) for an output VC is presumed deadlocked "
      "(routing.algorithm = disha)"},
@@ -92,12 +97,24 @@ static void token_path(const struct topo *t, uint32_t *ring)
     }
 }
 
-int recovery_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
+static void lane_step(struct net *n, void *state);
+static void lane_destroy(void *state);
+
+static const struct net_hook_ops disha_lane_ops = {
+    .name = "disha lane",
+    .before_routers = lane_step, /* its links are taken before the routers move */
+    .destroy = lane_destroy,
+};
+
+int disha_lane_attach(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
 {
     struct recovery *rc = calloc(1, sizeof *rc);
     if (!rc)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-    n->rec = rc;
+    int e = net_hook_add(n, &disha_lane_ops, rc, err);
+    if (e)
+        return e;
+    n->links_taken = true;
     const struct topo *t = &n->topo;
     rc->timeout = (uint64_t)saturn_config_int(cfg, "disha.timeout");
     rc->from_routed = saturn_config_enum(cfg, "disha.timeout_from") == 1;
@@ -117,24 +134,25 @@ int recovery_create(struct net *n, const struct saturn_config *cfg, struct satur
     return SATURN_OK;
 }
 
-void recovery_free(struct net *n)
+static void lane_destroy(void *state)
 {
-    struct recovery *rc = n->rec;
-    if (!rc)
-        return;
+    struct recovery *rc = state;
     free(rc->ring);
     free(rc->ring_at);
     free(rc->path);
     free(rc->lane);
     free(rc);
-    n->rec = NULL;
 }
 
-uint64_t recovery_count(const struct net *n) { return n->rec ? n->rec->count : 0; }
-
-uint64_t recovery_busy_cycles(const struct net *n)
+uint64_t disha_lane_count(const struct net *n)
 {
-    const struct recovery *rc = n->rec;
+    const struct recovery *rc = net_hook_state(n, &disha_lane_ops);
+    return rc ? rc->count : 0;
+}
+
+uint64_t disha_lane_busy_cycles(const struct net *n)
+{
+    const struct recovery *rc = net_hook_state(n, &disha_lane_ops);
     if (!rc)
         return 0;
     return rc->busy_cycles + (rc->held ? n->now - rc->held_since : 0);
@@ -232,9 +250,9 @@ static void token_release(struct net *n, struct recovery *rc)
     rc->next_move = n->now + rc->token_hop;
 }
 
-void recovery_step(struct net *n)
+static void lane_step(struct net *n, void *state)
 {
-    struct recovery *rc = n->rec;
+    struct recovery *rc = state;
     const uint64_t now = n->now;
 
     /* The packet in recovery feeds the lane, one flit per cycle. */
@@ -242,14 +260,11 @@ void recovery_step(struct net *n)
         const uint32_t gp = rc->r0 * (uint32_t)n->P + (uint32_t)rc->p0;
         struct ivc *iv = &n->ivcs[(size_t)gp * n->V + rc->v0];
         if (iv->count) {
-            flit_t f = net_ivc_pop(n, net_serial_part(n), rc->r0, rc->p0, rc->v0);
-            n->rocc[rc->r0]--;
+            flit_t f = net_hook_pop(n, rc->r0, rc->p0, rc->v0);
             n->lane_flits++;
             lane_push(rc, (struct lane_flit){f, 0, now});
-            if (f.flags & FLIT_TAIL) {
-                iv->state = IVC_IDLE;
+            if (f.flags & FLIT_TAIL) /* net_hook_pop gave the VC back */
                 rc->pid = NET_NONE;
-            }
         }
     }
 
@@ -261,13 +276,9 @@ void recovery_step(struct net *n)
             i++;
             continue;
         }
-        struct port *op = &n->ports[rc->path[lf->hop]];
-        op->stolen = now + 1;
-        n->last_move = now;
+        const uint32_t gop = rc->path[lf->hop];
         if (lf->hop + 1 < rc->hops) {
-            n->flit_hops++;
-            if (lf->f.flags & FLIT_HEAD)
-                n->pk[lf->f.pid].hops++;
+            net_hook_take_link(n, gop, lf->f, true);
             lf->hop++;
             lf->due = now + rc->hop_time;
             i++;
@@ -276,11 +287,8 @@ void recovery_step(struct net *n)
         flit_t f = lf->f;
         rc->lane[i] = rc->lane[--rc->lane_n]; /* due times keep the order, not positions */
         n->lane_flits--;
-        uint32_t delay = n->xbar_delay + n->eject_latency;
-        if (delay == 0)
-            net_sink_flit(n, op->up, f);
-        else
-            net_push_event(n, net_serial_part(n), now + delay, EV_SINK, n->nparts, op->up, 0, f);
+        net_hook_take_link(n, gop, f, false); /* the ejection channel */
+        net_hook_eject(n, gop, f, n->xbar_delay + n->eject_latency);
         if (f.flags & FLIT_TAIL) /* the lane is free: the token goes on */
             token_release(n, rc);
     }
@@ -302,11 +310,7 @@ void recovery_step(struct net *n)
         rc->p0 = p;
         rc->v0 = v;
         rc->next_pull = now + n->route_delay; /* the head is routed into the DB */
-        if (iv->state == IVC_ACTIVE) { /* give back the VC it never entered */
-            n->ovcs[((size_t)r * n->P + iv->out_port) * n->V + iv->out_vc].owner = -1;
-            n->ports[gp].active &= ~(1ULL << v);
-        }
-        iv->state = IVC_RECOVER;
+        net_hook_seize(n, r, p, v);
         lane_path(n, rc, r, n->pk[rc->pid].dst);
         return;
     }

@@ -42,12 +42,17 @@
  * they are in no flit counter, latency or throughput, and they do not reset
  * the watchdog (a deadlocked data network stays deadlocked whatever the
  * meta VC does; the meta VC itself cannot deadlock: every meta unit drains
- * its network inputs unconditionally). */
+ * its network inputs unconditionally).
+ *
+ * The meta units run on the engine's hooks (net.h, struct net_hook_ops):
+ * a gather starts at the start of a cycle, arrived meta flits are absorbed
+ * after the arrivals and before the routers, and the routers route the
+ * side VC by asking meta_port. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net_internal.h"
+#include "control/metapacket.h"
 
 struct mval {
     uint64_t full, deliv;
@@ -80,6 +85,7 @@ struct mrouter {
 };
 
 struct meta {
+    struct net *net;
     enum { FULL_NO_FREE_SLOT, FULL_NONEMPTY } full_mode;
     bool cut_through;    /* gather.meta_forward: forward on the head, not the tail */
     struct mrouter *mr;
@@ -98,13 +104,52 @@ struct meta {
     double stat_sum;
 };
 
-int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
+static void meta_destroy(void *state)
+{
+    struct meta *m = state;
+    free(m->mr);
+    free(m->pool);
+    free(m->node_ej);
+    free(m->rec);
+    free(m);
+}
+
+static void meta_cycle_start(struct net *n, void *state);
+static void meta_step(struct net *n, void *state);
+
+static void meta_node_delivered(struct net *n, void *state, uint32_t node)
+{
+    (void)n;
+    ((struct meta *)state)->node_ej[node]++;
+}
+
+/* A metapacket's output port: the ring direction of its phase. */
+static int meta_port(const struct net *n, const void *state, uint32_t pid)
+{
+    (void)n;
+    const struct mpkt *p = &((const struct meta *)state)->pool[pid];
+    return 2 * p->dim + p->dir;
+}
+
+static const struct net_hook_ops metapacket_ops = {
+    .name = "metapackets",
+    .cycle_start = meta_cycle_start,
+    .before_routers = meta_step,
+    .node_delivered = meta_node_delivered,
+    .side_port = meta_port,
+    .destroy = meta_destroy,
+};
+
+int metapacket_attach(struct net *n, const struct saturn_config *cfg, struct saturn_error *err)
 {
     const struct topo *t = &n->topo;
     struct meta *m = calloc(1, sizeof *m);
     if (!m)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-    n->meta = m;
+    int e = net_hook_add(n, &metapacket_ops, m, err);
+    if (e)
+        return e;
+    m->net = n;
     m->full_mode = saturn_config_enum(cfg, "gather.full") == 1 ? FULL_NONEMPTY : FULL_NO_FREE_SLOT;
     m->cut_through = saturn_config_enum(cfg, "gather.meta_forward") == 1;
     m->mr = calloc(t->routers, sizeof *m->mr);
@@ -124,42 +169,23 @@ int meta_create(struct net *n, const struct saturn_config *cfg, struct saturn_er
     return SATURN_OK;
 }
 
-void meta_free(struct net *n)
-{
-    struct meta *m = n->meta;
-    if (!m)
-        return;
-    free(m->mr);
-    free(m->pool);
-    free(m->node_ej);
-    free(m->rec);
-    free(m);
-    n->meta = NULL;
-}
-
-void meta_node_delivered(struct net *n, uint32_t node) { n->meta->node_ej[node]++; }
-
-int meta_port(const struct net *n, uint32_t pid)
-{
-    const struct mpkt *p = &n->meta->pool[pid];
-    return 2 * p->dim + p->dir;
-}
-
 const struct meta_record *meta_records(const struct net *n, size_t *count)
 {
-    *count = n->meta ? n->meta->nrec : 0;
-    return n->meta ? n->meta->rec : NULL;
+    const struct meta *m = net_hook_state(n, &metapacket_ops);
+    *count = m ? m->nrec : 0;
+    return m ? m->rec : NULL;
 }
 
 void meta_count(struct net *n, bool on)
 {
-    if (n->meta)
-        n->meta->counting = on;
+    struct meta *m = net_hook_state(n, &metapacket_ops);
+    if (m)
+        m->counting = on;
 }
 
 bool meta_stats(const struct net *n, uint64_t *count, double *min, double *mean, double *max)
 {
-    const struct meta *m = n->meta;
+    const struct meta *m = net_hook_state(n, &metapacket_ops);
     if (!m)
         return false;
     *count = m->stat_n;
@@ -169,13 +195,11 @@ bool meta_stats(const struct net *n, uint64_t *count, double *min, double *mean,
     return true;
 }
 
-static uint32_t pkt_new(struct net *n, uint8_t dim, uint8_t dir, struct mval v)
+static uint32_t pkt_new(struct meta *m, uint8_t dim, uint8_t dir, struct mval v)
 {
-    struct meta *m = n->meta;
     uint32_t pid = m->free_head;
     if (pid == NET_NONE) { /* cannot happen: the pool covers every row and phase */
-        n->failed = true;
-        snprintf(n->fail_msg, sizeof n->fail_msg, "metapacket pool exhausted");
+        net_hook_fail(m->net, "metapacket pool exhausted");
         return NET_NONE;
     }
     m->free_head = m->pool[pid].next_free;
@@ -189,14 +213,13 @@ static void pkt_free(struct meta *m, uint32_t pid)
     m->free_head = pid;
 }
 
-static void enqueue(struct net *n, uint32_t r, uint32_t pid, uint64_t ready)
+static void enqueue(struct meta *m, uint32_t r, uint32_t pid, uint64_t ready)
 {
-    struct mrouter *x = &n->meta->mr[r];
+    struct mrouter *x = &m->mr[r];
     if (pid == NET_NONE)
         return;
     if (x->qn == MQ_CAP) { /* cannot happen: at most 4 per phase wait */
-        n->failed = true;
-        snprintf(n->fail_msg, sizeof n->fail_msg, "router %u: metapacket queue full", r);
+        net_hook_fail(m->net, "router %u: metapacket queue full", r);
         return;
     }
     x->q[(x->qh + x->qn++) % MQ_CAP] = (struct mlaunch){pid, ready};
@@ -207,45 +230,42 @@ static inline struct mval vadd(struct mval a, struct mval b)
     return (struct mval){a.full + b.full, a.deliv + b.deliv};
 }
 
-static void phase_done(struct net *n, uint32_t r, int d, struct mval agg, uint64_t t);
+static void phase_done(struct meta *m, uint32_t r, int d, struct mval agg, uint64_t t);
 
 /* The master of the row along d through r starts phase d at cycle t. */
-static void launch_phase(struct net *n, uint32_t r, int d, uint64_t t)
+static void launch_phase(struct meta *m, uint32_t r, int d, uint64_t t)
 {
-    struct mrouter *x = &n->meta->mr[r];
-    if (n->topo.k[d] == 1) { /* a row of one: nothing to exchange */
-        phase_done(n, r, d, x->own[d], t);
+    struct mrouter *x = &m->mr[r];
+    if (m->net->topo.k[d] == 1) { /* a row of one: nothing to exchange */
+        phase_done(m, r, d, x->own[d], t);
         return;
     }
-    enqueue(n, r, pkt_new(n, (uint8_t)d, 0, x->own[d]), t);
-    enqueue(n, r, pkt_new(n, (uint8_t)d, 1, (struct mval){0, 0}), t);
+    enqueue(m, r, pkt_new(m, (uint8_t)d, 0, x->own[d]), t);
+    enqueue(m, r, pkt_new(m, (uint8_t)d, 1, (struct mval){0, 0}), t);
 }
 
 /* The node adds its value to a passing packet whose tail it took in cycle
  * c and queues it on (the adder takes a cycle). */
-static void pass(struct net *n, uint32_t r, uint32_t pid, uint64_t c)
+static void pass(struct meta *m, uint32_t r, uint32_t pid, uint64_t c)
 {
-    struct mrouter *x = &n->meta->mr[r];
-    struct mpkt *p = &n->meta->pool[pid];
+    struct mrouter *x = &m->mr[r];
+    struct mpkt *p = &m->pool[pid];
     int d = p->dim, dir = p->dir;
     uint64_t t = (c > x->in_ready[d] ? c : x->in_ready[d]) + 1;
     x->recv[d][dir] = p->v;
     p->v = vadd(p->v, x->own[d]);
-    enqueue(n, r, pid, t); /* before any launch the sum may trigger: it is on someone's path */
+    enqueue(m, r, pid, t); /* before any launch the sum may trigger: it is on someone's path */
     x->got[d] |= (uint8_t)(1u << dir);
     if (t > x->got_t[d])
         x->got_t[d] = t;
     if (x->got[d] == 3)
-        phase_done(n, r, d, vadd(vadd(x->recv[d][0], x->recv[d][1]), x->own[d]), x->got_t[d]);
+        phase_done(m, r, d, vadd(vadd(x->recv[d][0], x->recv[d][1]), x->own[d]), x->got_t[d]);
 }
 
-static void final_sum(struct net *n, uint32_t r, struct mval agg, uint64_t t)
+static void final_sum(struct meta *m, uint32_t r, struct mval agg, uint64_t t)
 {
-    struct meta *m = n->meta;
     if (agg.full != m->total.full || agg.deliv != m->total.deliv) {
-        n->failed = true;
-        snprintf(n->fail_msg, sizeof n->fail_msg,
-                 "metapacket gather of cycle %llu: router %u summed %llu full / %llu delivered, "
+        net_hook_fail(m->net, "metapacket gather of cycle %llu: router %u summed %llu full / %llu delivered, "
                  "the samples add up to %llu / %llu",
                  (unsigned long long)m->start, r, (unsigned long long)agg.full,
                  (unsigned long long)agg.deliv, (unsigned long long)m->total.full,
@@ -254,13 +274,12 @@ static void final_sum(struct net *n, uint32_t r, struct mval agg, uint64_t t)
     }
     if (t > m->end)
         m->end = t;
-    if (++m->done < n->topo.routers)
+    if (++m->done < m->net->topo.routers)
         return;
     if (m->nrec == m->rec_cap) {
         struct meta_record *rec = realloc(m->rec, 2 * m->rec_cap * sizeof *rec);
         if (!rec) {
-            n->failed = true;
-            snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (gather records)");
+            net_hook_fail(m->net, "out of memory (gather records)");
             return;
         }
         m->rec = rec;
@@ -280,35 +299,34 @@ static void final_sum(struct net *n, uint32_t r, struct mval agg, uint64_t t)
 }
 
 /* Router r knows its phase-d sum agg from cycle t on. */
-static void phase_done(struct net *n, uint32_t r, int d, struct mval agg, uint64_t t)
+static void phase_done(struct meta *m, uint32_t r, int d, struct mval agg, uint64_t t)
 {
-    struct mrouter *x = &n->meta->mr[r];
-    const struct topo *tp = &n->topo;
+    struct mrouter *x = &m->mr[r];
+    const struct topo *tp = &m->net->topo;
     if (d + 1 == tp->n) {
-        final_sum(n, r, agg, t);
+        final_sum(m, r, agg, t);
         return;
     }
     x->own[d + 1] = agg;
     x->in_ready[d + 1] = t;
     if (topo_coord(tp, r, d + 1) == 0)
-        launch_phase(n, r, d + 1, t);
+        launch_phase(m, r, d + 1, t);
     for (int dir = 0; dir < 2; dir++) {
         uint32_t pid = x->held[d + 1][dir];
         if (pid != NET_NONE) {
             x->held[d + 1][dir] = NET_NONE;
-            pass(n, r, pid, x->held_c[d + 1][dir]);
+            pass(m, r, pid, x->held_c[d + 1][dir]);
         }
     }
 }
 
 /* The tail of packet pid reached router r's meta unit in cycle c. */
-static void arrive(struct net *n, uint32_t r, uint32_t pid, uint64_t c)
+static void arrive(struct meta *m, uint32_t r, uint32_t pid, uint64_t c)
 {
-    struct meta *m = n->meta;
     struct mrouter *x = &m->mr[r];
     const struct mpkt *p = &m->pool[pid];
     int d = p->dim, dir = p->dir;
-    if (topo_coord(&n->topo, r, d) == 0) { /* back at its master */
+    if (topo_coord(&m->net->topo, r, d) == 0) { /* back at its master */
         x->recv[d][dir] = p->v;
         pkt_free(m, pid);
         x->got[d] |= (uint8_t)(1u << dir);
@@ -318,25 +336,22 @@ static void arrive(struct net *n, uint32_t r, uint32_t pid, uint64_t c)
             return;
         struct mval np = vadd(x->recv[d][1], x->own[d]);
         if (np.full != x->recv[d][0].full || np.deliv != x->recv[d][0].deliv) {
-            n->failed = true;
-            snprintf(n->fail_msg, sizeof n->fail_msg,
-                     "router %u: ppac and npac of dimension %d disagree", r, d);
+            net_hook_fail(m->net, "router %u: ppac and npac of dimension %d disagree", r, d);
             return;
         }
-        phase_done(n, r, d, x->recv[d][0], x->got_t[d]);
+        phase_done(m, r, d, x->recv[d][0], x->got_t[d]);
     } else if (x->in_ready[d] == UINT64_MAX) { /* its own value is not known yet */
         x->held[d][dir] = pid;
         x->held_c[d][dir] = c;
     } else {
-        pass(n, r, pid, c);
+        pass(m, r, pid, c);
     }
 }
 
 /* Start of cycle now: every router samples its value; the masters of
  * dimension 0 launch. */
-void meta_start(struct net *n)
+static void meta_start(struct net *n, struct meta *m)
 {
-    struct meta *m = n->meta;
     const struct topo *t = &n->topo;
     const int P = n->P, V = n->V, Vd = n->Vd;
     m->start = n->now;
@@ -373,35 +388,13 @@ void meta_start(struct net *n)
     }
     for (uint32_t r = 0; r < t->routers; r++)
         if (topo_coord(t, r, 0) == 0)
-            launch_phase(n, r, 0, n->now);
-}
-
-/* Puts a flit into router r's local meta VC, as the node would inject it. */
-static bool put_local(struct net *n, uint32_t r, flit_t f)
-{
-    const uint32_t p = (uint32_t)n->topo.radix;
-    const uint32_t gp = r * (uint32_t)n->P + p;
-    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + n->Vd];
-    if (iv->count == iv->mask + 1 && !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask)) {
-        n->failed = true;
-        snprintf(n->fail_msg, sizeof n->fail_msg, "out of memory (meta VC)");
-        return false;
-    }
-    iv->buf[(iv->head + iv->count++) & iv->mask] = f;
-    n->ports[gp].nonempty |= n->meta_bit;
-    n->rports[r] |= 1ULL << p;
-    n->rocc[r]++;
-    n->router_active[r >> 6] |= 1ULL << (r & 63);
-    n->meta_in_net++;
-    if (n->buf_cap)
-        n->inj_credits[(size_t)n->ports[gp].up * n->V + n->Vd]--;
-    return true;
+            launch_phase(m, r, 0, n->now);
 }
 
 /* After this cycle's arrivals, before the routers: absorb, then launch. */
-void meta_step(struct net *n)
+static void meta_step(struct net *n, void *state)
 {
-    struct meta *m = n->meta;
+    struct meta *m = state;
     const struct topo *t = &n->topo;
     const uint64_t now = n->now;
     const uint64_t netports = t->radix == 64 ? ~0ULL : (1ULL << t->radix) - 1;
@@ -410,14 +403,13 @@ void meta_step(struct net *n)
             int p = __builtin_ctzll(pm);
             if (!(n->ports[(size_t)r * n->P + (size_t)p].nonempty & n->meta_bit))
                 continue;
-            flit_t f = net_ivc_pop(n, net_serial_part(n), r, p, n->Vd); /* one flit per port and cycle */
-            n->rocc[r]--;
+            flit_t f = net_hook_pop(n, r, p, n->Vd); /* one flit per port and cycle */
             n->meta_in_net--;
             /* store: the node acts on the tail; cut_through: on the head,
              * the tail following a cycle behind as it would through the
              * router (its own absorb then has nothing left to do) */
             if (f.flags & (m->cut_through ? FLIT_HEAD : FLIT_TAIL))
-                arrive(n, r, f.pid, now);
+                arrive(m, r, f.pid, now);
         }
     }
     for (uint32_t r = 0; r < t->routers; r++) {
@@ -429,11 +421,19 @@ void meta_step(struct net *n)
             uint32_t pid = x->q[x->qh].pid;
             x->qh = (x->qh + 1) % MQ_CAP;
             x->qn--;
-            if (!put_local(n, r, (flit_t){pid, 0, FLIT_HEAD}) ||
-                !put_local(n, r, (flit_t){pid, 1, FLIT_TAIL}))
+            /* into the local meta VC, as the node would inject it */
+            if (!net_hook_put_side(n, r, (flit_t){pid, 0, FLIT_HEAD}) ||
+                !net_hook_put_side(n, r, (flit_t){pid, 1, FLIT_TAIL}))
                 return;
         }
     }
 }
 
-bool meta_due(const struct net *n) { return n->now == n->meta->next_start; }
+/* A gather starts when the previous one ends (and at cycle 0), sampling
+ * the network as the last cycle left it. */
+static void meta_cycle_start(struct net *n, void *state)
+{
+    struct meta *m = state;
+    if (n->now == m->next_start)
+        meta_start(n, m);
+}
