@@ -156,70 +156,30 @@ static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t 
     return SATURN_OK;
 }
 
-/* One packet's flits on one resource (a network port, a node's injection or
- * ejection channel): flit i (0 = head) can take it at cycle r0 + i at the
- * earliest, and once it has taken it at cycle c, the packet is delivered at
- * c + q0 + (len - 1 - i) at the earliest (its later flits follow one a cycle
- * on the resource, then the links after it and the ejection). */
-struct use {
-    uint32_t res, r0, q0;
-};
-
-/* The lower bound one resource gives (speed flits a cycle at most): for any
- * set S of its flits, all of them take it at distinct cycles (speed a
- * cycle) from min r over S on, the last at min r + ceil(|S| / speed) - 1 or
- * later, and its packet is delivered min q over S after that or later. The
- * maximum over the sets {r >= a, q >= b} (Jackson's bound with heads and
- * tails, preemptive), from a 2D suffix count; a range too wide for that
- * gives the set of all its flits. */
-static uint64_t use_bound(const struct use *u, size_t n, uint32_t len, uint64_t speed,
-                          uint32_t *hist, size_t hist_cap)
-{
-    uint64_t rmin = UINT64_MAX, rmax = 0, qmin = UINT64_MAX, qmax = 0, flits = (uint64_t)n * len;
-    for (size_t k = 0; k < n; k++) {
-        rmin = u[k].r0 < rmin ? u[k].r0 : rmin;
-        rmax = u[k].r0 > rmax ? u[k].r0 : rmax;
-        qmin = u[k].q0 < qmin ? u[k].q0 : qmin;
-        qmax = u[k].q0 > qmax ? u[k].q0 : qmax;
-    }
-    uint64_t best = rmin + (flits + speed - 1) / speed - 1 + qmin;
-    size_t w = (size_t)(rmax - rmin) + len, h = (size_t)(qmax - qmin) + len;
-    if (w > hist_cap / h)
-        return best;
-    memset(hist, 0, w * h * sizeof *hist);
-    for (size_t k = 0; k < n; k++)
-        for (uint32_t i = 0; i < len; i++)
-            hist[(u[k].r0 - rmin + i) * h + (u[k].q0 - qmin + len - 1 - i)]++;
-    for (size_t a = w; a-- > 0;) /* hist[a][b]: the flits with r >= rmin + a, q >= qmin + b */
-        for (size_t b = h; b-- > 0;) {
-            uint32_t *c = &hist[a * h + b];
-            *c += (a + 1 < w ? c[h] : 0) + (b + 1 < h ? c[1] : 0) -
-                  (a + 1 < w && b + 1 < h ? c[h + 1] : 0);
-            uint64_t v = *c ? rmin + a + (*c + speed - 1) / speed - 1 + qmin + b : 0;
-            best = v > best ? v : best;
-        }
-    return best;
-}
-
 /* A lower bound on the duration that holds for any injection control and
  * schedule: the run's own packets (the destinations and routing draws are
  * made per node in slice order, so they do not depend on timing) and the
  * fact that an injection channel, an ejection channel and (single-path,
  * state-independent routing: DOR) a network link each move at most one
- * flit a cycle (out_speedup on a link). Each resource bounds the duration
- * through use_bound: its flits' earliest cycles there (a packet starts at
- * cycle 0 or later, reaches its router inject_latency later and crosses
- * each link in its latency or more) and the least time from there to their
- * delivery (the links after it, eject_latency). With loads, also the flits
- * per network port (router * P + port) under DOR and the least q0 of each
- * port (tails), NULL otherwise: what is left of them bounds the rest of a
- * run (cut_bound). */
+ * flit a cycle (out_speedup on a link). A channel's M flits take it at
+ * distinct cycles, none before its head, the earliest cycle any packet's
+ * head can reach it (the packet starts at 0 or later, reaches its router
+ * inject_latency later, crosses each link in its latency or more), so the
+ * last at head + ceil(M / speed) - 1 or later; its packet is then delivered
+ * tail cycles later at least, the least time from the channel to a delivery
+ * over its packets (the links after it, eject_latency; a packet's later
+ * flits follow on the channel, so its own tail flit is the last). That is
+ * Jackson's bound with heads and tails for the set of all the channel's
+ * flits; the sets of flits with later heads or longer tails gave the same
+ * on paper 000's network (README). With loads, also each network port's
+ * (router * P + port) flits, head and tail under DOR, NULL otherwise: what
+ * is left of them bounds the rest of a run (cut_bound). */
 static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint64_t **loads,
-                            uint32_t **tails, struct saturn_error *err)
+                            uint32_t **heads, uint32_t **tails, struct saturn_error *err)
 {
     *lb = 0;
     if (loads)
-        *loads = NULL, *tails = NULL;
+        *loads = NULL, *heads = NULL, *tails = NULL;
     struct saturn_sim *s = NULL;
     int rc = saturn_sim_create(cfg, &s, err);
     if (rc)
@@ -227,18 +187,21 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
     struct net *n = &s->net;
     uint64_t per = 0;
     uint32_t slices = 0, len = 0;
-    size_t nports = (size_t)n->topo.routers * n->P, nres = nports + 2 * (size_t)n->nnodes;
-    size_t nuse = 0, ucap = 0, npath = 0, pcap = 0, hist_cap = (size_t)1 << 16;
-    struct use *use = NULL, *sorted = NULL;
-    uint32_t *path = NULL, *hist = malloc(hist_cap * sizeof *hist); /* path: port, latency */
-    size_t *first = calloc(nres + 1, sizeof *first);
+    /* channels: the network ports, then each node's injection, then its ejection */
+    size_t nports = (size_t)n->topo.routers * n->P, nch = nports + 2 * (size_t)n->nnodes;
+    size_t npath = 0, pcap = 0;
+    uint64_t *load = calloc(nch, sizeof *load);
+    uint32_t *head = malloc(nch * sizeof *head), *tail = malloc(nch * sizeof *tail);
+    uint32_t *path = NULL; /* the packet's ports, each with its latency */
     bool walk = !strcmp(n->rops->name, "dor");
     if (workload_of(s->cfg) != WORKLOAD_COLLECTIVE)
         rc = saturn_config_fail(s->cfg, "sim.workload", err, "the bound is a collective's");
     else if ((rc = collective_shape(s, &per, &slices, &len, err)))
         ;
-    else if (!first || !hist)
+    else if (!load || !head || !tail)
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    for (size_t x = 0; !rc && x < nch; x++)
+        head[x] = tail[x] = UINT32_MAX;
     for (uint32_t i = 0; !rc && i < n->nnodes; i++) {
         uint32_t dst = 0;
         for (uint64_t k = 0; !rc && k < per * slices; k++) {
@@ -272,84 +235,36 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
                 r = fr;
                 p.hops++;
             }
-            if (!rc && nuse + npath / 2 + 2 > ucap) {
-                size_t c = 2 * ucap + npath / 2 + 2 + 1024;
-                struct use *x = realloc(use, c * sizeof *x);
-                if (x)
-                    use = x, ucap = c;
-                else
-                    rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+            uint64_t at = n->inject_latency, total = at + lat + n->eject_latency;
+            if (total > UINT32_MAX / 2) /* absurd latencies: no heads or tails */
+                at = total = lat = 0;
+            /* (channel, head, tail): each link on the path, the injection, the ejection */
+            for (size_t h = 0; h <= npath + 2; h += 2) {
+                size_t x = h < npath ? path[h] : h == npath ? nports + i : nports + n->nnodes + dst;
+                uint64_t hd = h < npath ? at : h == npath ? 0 : total;
+                load[x] += len;
+                head[x] = hd < head[x] ? (uint32_t)hd : head[x];
+                tail[x] = total - hd < tail[x] ? (uint32_t)(total - hd) : tail[x];
+                if (h < npath && lat)
+                    at += path[h + 1];
             }
-            if (rc)
-                break;
-            uint64_t il = n->inject_latency, el = n->eject_latency, at = il, total = il + lat + el;
-            if (total > UINT32_MAX / 2) { /* absurd latencies: no heads or tails */
-                at = total = 0;
-                for (size_t h = 1; h < npath; h += 2)
-                    path[h] = 0;
-            }
-            for (size_t h = 0; h < npath; h += 2) { /* a link: reached at at, tail after */
-                use[nuse++] = (struct use){path[h], (uint32_t)at, (uint32_t)(total - at)};
-                at += path[h + 1];
-            }
-            use[nuse++] = (struct use){(uint32_t)(nports + i), 0, (uint32_t)total};
-            use[nuse++] = (struct use){(uint32_t)(nports + n->nnodes + dst), (uint32_t)total, 0};
         }
     }
-    /* the uses per resource: a counting sort */
-    if (!rc && !(sorted = malloc((nuse ? nuse : 1) * sizeof *sorted)))
-        rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-    if (!rc) {
-        for (size_t k = 0; k < nuse; k++)
-            first[use[k].res + 1]++;
-        for (size_t x = 0; x < nres; x++)
-            first[x + 1] += first[x];
-        for (size_t k = 0; k < nuse; k++)
-            sorted[first[use[k].res]++] = use[k];
-        for (size_t x = nres; x > 0; x--)
-            first[x] = first[x - 1];
-        first[0] = 0;
-        uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, best = 0;
-        /* the set of all its flits first, then the sets that may beat the best so far */
-        for (int pass = 0; pass < 2; pass++)
-            for (size_t x = 0; x < nres; x++) {
-                size_t m = first[x + 1] - first[x];
-                if (!m)
-                    continue;
-                uint64_t sp = x < nports ? speed : 1, most = 0;
-                const struct use *u = sorted + first[x];
-                for (size_t k = 0; k < m; k++)
-                    most = u[k].r0 + u[k].q0 > most ? u[k].r0 + u[k].q0 : most;
-                uint64_t cap = ((uint64_t)m * len + sp - 1) / sp - 1 + most + len - 1;
-                if (pass ? cap > best : true) {
-                    uint64_t v = use_bound(u, m, len, sp, hist, pass ? hist_cap : 0);
-                    best = v > best ? v : best;
-                }
-            }
-        *lb = best;
-        if (loads && walk) {
-            uint64_t *load = calloc(nports ? nports : 1, sizeof *load);
-            uint32_t *tail = calloc(nports ? nports : 1, sizeof *tail);
-            if (!load || !tail) {
-                free(load);
-                free(tail);
-                rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-            }
-            for (size_t x = 0; !rc && x < nports; x++) {
-                load[x] = (uint64_t)(first[x + 1] - first[x]) * len;
-                tail[x] = UINT32_MAX;
-                for (size_t k = first[x]; k < first[x + 1]; k++)
-                    tail[x] = sorted[k].q0 < tail[x] ? sorted[k].q0 : tail[x];
-            }
-            if (!rc)
-                *loads = load, *tails = tail;
-        }
+    uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = 0;
+    for (size_t x = 0; !rc && x < nch; x++) {
+        uint64_t sp = x < nports ? speed : 1;
+        uint64_t v = load[x] ? head[x] + (load[x] + sp - 1) / sp - 1 + tail[x] : 0;
+        most = v > most ? v : most;
     }
-    free(use);
-    free(sorted);
+    *lb = most;
+    if (!rc && loads && walk) {
+        *loads = load, *heads = head, *tails = tail;
+        load = NULL, head = tail = NULL;
+    }
+    free(load);
+    free(head);
+    free(tail);
     free(path);
-    free(hist);
-    free(first);
     saturn_sim_free(s);
     return rc;
 }
@@ -357,24 +272,26 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
 int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
                             struct saturn_error *err)
 {
-    return collective_loads(cfg, lb, NULL, NULL, err);
+    return collective_loads(cfg, lb, NULL, NULL, NULL, err);
 }
 
 /* A lower bound on the duration of a run at the start of cycle now, from the
  * flits its links still have to carry: R more on a link cross it in cycles
- * now, now + 1, ... (out_speedup a cycle at most), the last at now +
- * ceil(R / speed) - 1 or later, and that flit's packet is delivered the
- * link's least tail later or later still. The links' counts (link_busy) hold
- * the crossings of the cycles before now. Only a search's cut-offs use it: a
- * run that cannot finish by its cut-off stops at once instead of at the
- * cut-off. */
-static uint64_t cut_bound(const struct net *n, const uint64_t *load, const uint32_t *tail)
+ * now (or its head, if later), ... (out_speedup a cycle at most), the last
+ * ceil(R / speed) - 1 later or later still, and that flit's packet is
+ * delivered the link's tail after that at least. The links' counts
+ * (link_busy) hold the crossings of the cycles before now. Only a search's
+ * cut-offs use it: a run that cannot finish by its cut-off stops at once
+ * instead of at the cut-off. */
+static uint64_t cut_bound(const struct net *n, const uint64_t *load, const uint32_t *head,
+                          const uint32_t *tail)
 {
     size_t nports = (size_t)n->topo.routers * n->P;
     uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = n->now;
     for (size_t i = 0; i < nports; i++)
         if (load[i] > n->link_busy[i]) {
-            uint64_t v = n->now + (load[i] - n->link_busy[i] + speed - 1) / speed - 1 + tail[i];
+            uint64_t from = head[i] > n->now ? head[i] : n->now;
+            uint64_t v = from + (load[i] - n->link_busy[i] + speed - 1) / speed - 1 + tail[i];
             most = v > most ? v : most;
         }
     return most;
@@ -396,7 +313,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     uint64_t total = per * slices * n->nnodes;
     struct release *rel = malloc(total * sizeof *rel);
     uint64_t *load = NULL; /* per network port, under a cut-off (collective_loads) */
-    uint32_t *tail = NULL;
+    uint32_t *head = NULL, *tail = NULL;
     int rc = SATURN_OK;
     if (!off || !dst || !rel) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
@@ -424,7 +341,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     size_t next = 0;
     uint64_t at_least = 0, lb0;
     /* under a search's cut-off: what the links have left to carry, checked every 32 cycles */
-    if (s->stop_after != UINT64_MAX && (rc = collective_loads(s->cfg, &lb0, &load, &tail, err)))
+    if (s->stop_after != UINT64_MAX && (rc = collective_loads(s->cfg, &lb0, &load, &head, &tail, err)))
         goto out;
     while (n->packets_delivered < total) {
         if (sim_cut_now(s)) { /* a search's cut-off: the duration is at least now */
@@ -433,7 +350,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
             break;
         }
         if (load && (n->now & 31) == 0) {
-            uint64_t b = cut_bound(n, load, tail);
+            uint64_t b = cut_bound(n, load, head, tail);
             if ((at_least = b > lb0 ? b : lb0) > s->stop_after) {
                 r->cut = true; /* cannot finish by the cut-off: at least at_least */
                 break;
@@ -475,6 +392,7 @@ out:
     free(dst);
     free(rel);
     free(load);
+    free(head);
     free(tail);
     return rc;
 }
