@@ -247,6 +247,79 @@ static void cutoffs_stop_hopeless_runs_at_once(void **state)
     group_free(&g);
 }
 
+/* The static bound (saturn_collective_bound): every link, injection and
+ * ejection channel, with its flits' earliest cycles there and the least
+ * time from there to their delivery. (1) At most the duration of every run:
+ * every pattern, three seeds, with and without throttling, and under other
+ * timings and buffers. (2) Above the bound it replaced, the busiest
+ * channel's flits less one, where that is a permutation's network link (no
+ * flit takes it at cycle 0 nor is delivered as it takes it). (3) The
+ * duration itself where nothing waits: 10 packets from each node of a
+ * 4-ring to the next, 80 flits on each link, the last sent at 79, on the
+ * link at 80, delivered 2 later. */
+static void collective_bound_holds_and_is_tighter(void **state)
+{
+    (void)state;
+    static const char *const pats[] = {"trns", "shfl", "bcmp", "brev", "brot", "torn", "rand",
+                                       "rpar"};
+    static const char *const var[][7] = {
+        {"control.model=noth", NULL},
+        {"control.model=gt.x", "entropy.tg=8", "entropy.ron=60", "entropy.roff=90",
+         "entropy.rn=30", NULL},
+        {"router.link_latency=3", "router.inject_latency=2", "router.eject_latency=0",
+         "router.xbar_delay=1", "router.route_delay=2", NULL},
+        {"router.switching=vct", "router.buf_flits=8", "routing.tie=parity", NULL},
+        {"router.out_buf_flits=8", "router.speedup=2", NULL},
+    };
+    struct saturn_error err = {0};
+    size_t tighter = 0, permutation_links = 0;
+    for (size_t p = 0; p < sizeof pats / sizeof *pats; p++)
+        for (size_t v = 0; v < sizeof var / sizeof *var; v++)
+            for (int seed = 1; seed <= 3; seed++) {
+                char pat[48], sd[24];
+                snprintf(pat, sizeof pat, "traffic.pattern=%s", pats[p]);
+                snprintf(sd, sizeof sd, "sim.seed=%d", seed);
+                const char *kv[24] = {NET8, pat, sd};
+                size_t n = 0;
+                while (kv[n])
+                    n++;
+                for (size_t k = 0; var[v][k]; k++)
+                    kv[n++] = var[v][k];
+                kv[n] = NULL;
+                struct saturn_config *c = test_config(kv);
+                uint64_t lb = 0;
+                assert_int_equal(saturn_collective_bound(c, &lb, &err), SATURN_OK);
+                struct saturn_results r = test_run(kv);
+                assert_true(lb <= r.duration);
+                uint64_t busiest = 80, speed = v == 4 ? 2 : 1; /* a node's own injection */
+                for (size_t l = 0; l < r.nlinks; l++) {
+                    uint64_t b = (r.links[l].busy + speed - 1) / speed;
+                    busiest = b > busiest ? b : busiest;
+                }
+                assert_true(lb >= busiest - 1);
+                /* bcmp and torn are permutations: 80 flits reach each node */
+                if (v == 0 && (!strcmp(pats[p], "bcmp") || !strcmp(pats[p], "torn"))) {
+                    permutation_links++;
+                    tighter += lb > busiest - 1;
+                }
+                saturn_results_free(&r);
+                saturn_config_free(c);
+            }
+    assert_int_equal(tighter, permutation_links);
+    assert_int_equal(permutation_links, 6);
+    static const char *const ring[] = {"network.k=4", "network.n=1", "traffic.pattern=tornado",
+                                       "traffic.packet_length=8", "sim.workload=collective",
+                                       "collective.packets=10", NULL};
+    struct saturn_config *c = test_config(ring);
+    uint64_t lb = 0;
+    assert_int_equal(saturn_collective_bound(c, &lb, &err), SATURN_OK);
+    struct saturn_results r = test_run(ring);
+    assert_int_equal(r.duration, 82);
+    assert_int_equal(lb, 82);
+    saturn_results_free(&r);
+    saturn_config_free(c);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -254,6 +327,7 @@ int main(void)
         cmocka_unit_test(other_keys_never_share),
         cmocka_unit_test(cutoffs_bound_the_duration),
         cmocka_unit_test(cutoffs_stop_hopeless_runs_at_once),
+        cmocka_unit_test(collective_bound_holds_and_is_tighter),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

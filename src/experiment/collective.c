@@ -161,43 +161,58 @@ static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t 
  * made per node in slice order, so they do not depend on timing) and the
  * fact that an injection channel, an ejection channel and (single-path,
  * state-independent routing: DOR) a network link each move at most one
- * flit a cycle. The busiest of them carries M flits, the last of which
- * crosses it at cycle M - 1 or later and is delivered after that. With
- * loads, also the flits per network port (router * P + port) under DOR,
- * NULL otherwise: what is left of them bounds the rest of a run (cut_bound). */
+ * flit a cycle (out_speedup on a link). A channel's M flits take it at
+ * distinct cycles, none before its head, the earliest cycle any packet's
+ * head can reach it (the packet starts at 0 or later, reaches its router
+ * inject_latency later, crosses each link in its latency or more), so the
+ * last at head + ceil(M / speed) - 1 or later; its packet is then delivered
+ * tail cycles later at least, the least time from the channel to a delivery
+ * over its packets (the links after it, eject_latency; a packet's later
+ * flits follow on the channel, so its own tail flit is the last). That is
+ * Jackson's bound with heads and tails for the set of all the channel's
+ * flits; the sets of flits with later heads or longer tails gave the same
+ * on paper 000's network (README). With loads, also each network port's
+ * (router * P + port) flits, head and tail under DOR, NULL otherwise: what
+ * is left of them bounds the rest of a run (cut_bound). */
 static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint64_t **loads,
-                            struct saturn_error *err)
+                            uint32_t **heads, uint32_t **tails, struct saturn_error *err)
 {
     *lb = 0;
     if (loads)
-        *loads = NULL;
+        *loads = NULL, *heads = NULL, *tails = NULL;
     struct saturn_sim *s = NULL;
     int rc = saturn_sim_create(cfg, &s, err);
     if (rc)
         return rc;
     struct net *n = &s->net;
-    uint64_t per;
-    uint32_t slices, len;
-    size_t nports = (size_t)n->topo.routers * n->P;
-    uint64_t *load = calloc(nports, sizeof *load), *in = calloc(n->nnodes, sizeof *in);
+    uint64_t per = 0;
+    uint32_t slices = 0, len = 0;
+    /* channels: the network ports, then each node's injection, then its ejection */
+    size_t nports = (size_t)n->topo.routers * n->P, nch = nports + 2 * (size_t)n->nnodes;
+    size_t npath = 0, pcap = 0;
+    uint64_t *load = calloc(nch, sizeof *load);
+    uint32_t *head = malloc(nch * sizeof *head), *tail = malloc(nch * sizeof *tail);
+    uint32_t *path = NULL; /* the packet's ports, each with its latency */
     bool walk = !strcmp(n->rops->name, "dor");
     if (workload_of(s->cfg) != WORKLOAD_COLLECTIVE)
         rc = saturn_config_fail(s->cfg, "sim.workload", err, "the bound is a collective's");
     else if ((rc = collective_shape(s, &per, &slices, &len, err)))
         ;
-    else if (!load || !in)
+    else if (!load || !head || !tail)
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
-    uint64_t most = 0;
+    for (size_t x = 0; !rc && x < nch; x++)
+        head[x] = tail[x] = UINT32_MAX;
     for (uint32_t i = 0; !rc && i < n->nnodes; i++) {
         uint32_t dst = 0;
-        for (uint64_t k = 0; k < per * slices; k++) {
+        for (uint64_t k = 0; !rc && k < per * slices; k++) {
             if (k % slices == 0)
                 dst = pattern_dest(&s->pat, i, &n->nodes[i].rng);
             uint32_t pid = net_packet_new(n, i, dst, len, true);
             struct packet p = n->pk[pid];
-            in[dst] += len;
             uint32_t r = topo_node_router(&n->topo, i);
             int in_port = topo_node_port(&n->topo, i);
+            uint64_t lat = 0; /* the packet's links' latencies */
+            npath = 0;
             for (int hop = 0; walk && hop < 1 << 20; hop++) {
                 struct route_result res;
                 n->rops->route(n->rstate, n, r, in_port, 0, &p, &res);
@@ -205,29 +220,51 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
                 uint32_t fr;
                 if (port >= n->topo.radix || !topo_link(&n->topo, r, port, &fr, &in_port))
                     break;
-                load[(size_t)r * n->P + port] += len;
+                if (npath + 2 > pcap) {
+                    uint32_t *x = realloc(path, (pcap = pcap ? 2 * pcap : 64) * sizeof *x);
+                    if (!x) {
+                        rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+                        break;
+                    }
+                    path = x;
+                }
+                size_t gop = (size_t)r * n->P + (size_t)port;
+                path[npath++] = (uint32_t)gop;
+                path[npath++] = n->ports[gop].latency;
+                lat += n->ports[gop].latency;
                 r = fr;
                 p.hops++;
             }
+            uint64_t at = n->inject_latency, total = at + lat + n->eject_latency;
+            if (total > UINT32_MAX / 2) /* absurd latencies: no heads or tails */
+                at = total = lat = 0;
+            /* (channel, head, tail): each link on the path, the injection, the ejection */
+            for (size_t h = 0; h <= npath + 2; h += 2) {
+                size_t x = h < npath ? path[h] : h == npath ? nports + i : nports + n->nnodes + dst;
+                uint64_t hd = h < npath ? at : h == npath ? 0 : total;
+                load[x] += len;
+                head[x] = hd < head[x] ? (uint32_t)hd : head[x];
+                tail[x] = total - hd < tail[x] ? (uint32_t)(total - hd) : tail[x];
+                if (h < npath && lat)
+                    at += path[h + 1];
+            }
         }
     }
-    if (!rc) {
-        most = per * slices * len; /* one node's injection */
-        uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1;
-        for (size_t i = 0; i < nports; i++)
-            if ((load[i] + speed - 1) / speed > most)
-                most = (load[i] + speed - 1) / speed;
-        for (uint32_t d = 0; d < n->nnodes; d++)
-            if (in[d] > most)
-                most = in[d];
-        *lb = most ? most - 1 : 0;
-        if (loads && walk) {
-            *loads = load;
-            load = NULL;
-        }
+    uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = 0;
+    for (size_t x = 0; !rc && x < nch; x++) {
+        uint64_t sp = x < nports ? speed : 1;
+        uint64_t v = load[x] ? head[x] + (load[x] + sp - 1) / sp - 1 + tail[x] : 0;
+        most = v > most ? v : most;
+    }
+    *lb = most;
+    if (!rc && loads && walk) {
+        *loads = load, *heads = head, *tails = tail;
+        load = NULL, head = tail = NULL;
     }
     free(load);
-    free(in);
+    free(head);
+    free(tail);
+    free(path);
     saturn_sim_free(s);
     return rc;
 }
@@ -235,24 +272,29 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
 int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
                             struct saturn_error *err)
 {
-    return collective_loads(cfg, lb, NULL, err);
+    return collective_loads(cfg, lb, NULL, NULL, NULL, err);
 }
 
 /* A lower bound on the duration of a run at the start of cycle now, from the
  * flits its links still have to carry: R more on a link cross it in cycles
- * now, now + 1, ... (out_speedup a cycle at most), the last at now +
- * ceil(R / speed) - 1 or later, and that flit is delivered after that. The
- * links' counts (link_busy) hold the crossings of the cycles before now.
- * Only a search's cut-offs use it: a run that cannot finish by its cut-off
- * stops at once instead of at the cut-off. */
-static uint64_t cut_bound(const struct net *n, const uint64_t *load)
+ * now (or its head, if later), ... (out_speedup a cycle at most), the last
+ * ceil(R / speed) - 1 later or later still, and that flit's packet is
+ * delivered the link's tail after that at least. The links' counts
+ * (link_busy) hold the crossings of the cycles before now. Only a search's
+ * cut-offs use it: a run that cannot finish by its cut-off stops at once
+ * instead of at the cut-off. */
+static uint64_t cut_bound(const struct net *n, const uint64_t *load, const uint32_t *head,
+                          const uint32_t *tail)
 {
     size_t nports = (size_t)n->topo.routers * n->P;
-    uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = 0;
+    uint64_t speed = n->out_speedup > 1 ? (uint64_t)n->out_speedup : 1, most = n->now;
     for (size_t i = 0; i < nports; i++)
-        if (load[i] > n->link_busy[i] && load[i] - n->link_busy[i] > most)
-            most = load[i] - n->link_busy[i];
-    return most ? n->now + (most + speed - 1) / speed - 1 : n->now;
+        if (load[i] > n->link_busy[i]) {
+            uint64_t from = head[i] > n->now ? head[i] : n->now;
+            uint64_t v = from + (load[i] - n->link_busy[i] + speed - 1) / speed - 1 + tail[i];
+            most = v > most ? v : most;
+        }
+    return most;
 }
 
 int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
@@ -271,6 +313,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     uint64_t total = per * slices * n->nnodes;
     struct release *rel = malloc(total * sizeof *rel);
     uint64_t *load = NULL; /* per network port, under a cut-off (collective_loads) */
+    uint32_t *head = NULL, *tail = NULL;
     int rc = SATURN_OK;
     if (!off || !dst || !rel) {
         rc = saturn_error_set(err, SATURN_ENOMEM, "out of memory");
@@ -298,7 +341,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     size_t next = 0;
     uint64_t at_least = 0, lb0;
     /* under a search's cut-off: what the links have left to carry, checked every 32 cycles */
-    if (s->stop_after != UINT64_MAX && (rc = collective_loads(s->cfg, &lb0, &load, err)))
+    if (s->stop_after != UINT64_MAX && (rc = collective_loads(s->cfg, &lb0, &load, &head, &tail, err)))
         goto out;
     while (n->packets_delivered < total) {
         if (sim_cut_now(s)) { /* a search's cut-off: the duration is at least now */
@@ -306,9 +349,12 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
             at_least = n->now;
             break;
         }
-        if (load && (n->now & 31) == 0 && (at_least = cut_bound(n, load)) > s->stop_after) {
-            r->cut = true; /* cannot finish by the cut-off: at least at_least */
-            break;
+        if (load && (n->now & 31) == 0) {
+            uint64_t b = cut_bound(n, load, head, tail);
+            if ((at_least = b > lb0 ? b : lb0) > s->stop_after) {
+                r->cut = true; /* cannot finish by the cut-off: at least at_least */
+                break;
+            }
         }
         if (n->now >= cap) {
             rc = saturn_config_fail(s->cfg, "collective.max_cycles", err,
@@ -346,5 +392,7 @@ out:
     free(dst);
     free(rel);
     free(load);
+    free(head);
+    free(tail);
     return rc;
 }
