@@ -72,6 +72,12 @@ const struct saturn_param router_params[] = {
      "on VC 0, as paper 000 words it (torus)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
+    {"router.xbar_rate", SATURN_PARAM_INT, "1", 1, 8, NULL,
+     "flits a switch grant moves from an input VC into its output buffer in one cycle (a "
+     "crossbar clocked faster than the links, FOGSim's InternalSpeedup: an L-flit packet "
+     "crosses in L / rate cycles if it is all there); links and nodes still take a flit a "
+     "cycle; needs output buffers (router.out_buf_flits or router.out_buf_unlimited) and "
+     "router.sw_alloc = input_first"},
     {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
      "cycles from a head reaching the front of an idle VC to its first allocation attempt"},
     {"router.xbar_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
@@ -462,6 +468,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "islip is not combined with %s; use input_first",
                                   meta ? "metapackets (gather.mode = metapacket)"
                                        : "router.output_order = packet");
+    n->xbar_rate = (int)saturn_config_int(cfg, "router.xbar_rate");
+    if (n->xbar_rate > 1 && !n->obuf_on)
+        return saturn_config_fail(cfg, "router.xbar_rate", err,
+                                  "a crossbar faster than the links needs output buffers to "
+                                  "write into: set router.out_buf_flits > 0 or "
+                                  "router.out_buf_unlimited = true (or router.xbar_rate = 1)");
+    if (n->xbar_rate > 1 && n->sw_islip)
+        return saturn_config_fail(cfg, "router.xbar_rate", err,
+                                  "applies to router.sw_alloc = input_first, not islip");
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");

@@ -201,6 +201,8 @@ struct net {
     uint64_t meta_in_net; /* meta flits in VC buffers or on links (audit) */
     enum switching switching;
     int speedup, out_speedup;
+    int xbar_rate;          /* router.xbar_rate: flits a switch grant moves from an input VC
+                               into its output buffer (network outputs; 1 elsewhere) */
     uint32_t route_delay, xbar_delay, credit_delay;
     uint32_t link_latency, inject_latency, eject_latency;
     uint32_t buf_cap, obuf_cap; /* buf_cap: injection and (local) network input VCs */

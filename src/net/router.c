@@ -256,6 +256,27 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
 }
 
+/* router.xbar_rate: after input VC (p, v) moved one flit through the
+ * crossbar into a network output's buffer, the grant moves up to rate - 1
+ * more of the same packet, those already in the input VC, while the
+ * output buffer has room (FOGSim's InternalSpeedup: a packet crosses in
+ * length / speedup cycles, never faster than it arrives). */
+static void xbar_burst(struct net *n, struct net_part *w, uint32_t r, int p, int v)
+{
+    const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
+    const struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
+    const bool counted = n->mob_ports & (1ULL << p);
+    for (int k = 1; k < n->xbar_rate && iv->state == IVC_ACTIVE && iv->count; k++) {
+        const struct ovc *o = &n->ovcs[(size_t)(r * (uint32_t)n->P + iv->out_port) * n->V +
+                                       iv->out_vc];
+        if (!n->obuf_unlimited && o->ob_space <= 0)
+            break;
+        xfer(n, w, r, p, v, RM_ANY);
+        if (counted) /* the buffer counts once in Na (mobility), whatever it sent */
+            w->cyc_na--, n->rna[r]--;
+    }
+}
+
 /* Round-robin helpers, for masks of at most 64 bits: rotate m right by s
  * over 64 bits, so that its bits from s up come first, then those below s
  * (bits past a mask's width are zero either way), and map a bit of the
@@ -894,6 +915,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 rot &= rot - 1;
                 int v = reqvc[op * P + p];
                 xfer(n, w, r, p, v, M);
+                if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
+                    xbar_burst(n, w, r, p, v);
                 ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
                 ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
             }
@@ -933,7 +956,7 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
 router_step_fn router_step_for(const struct net *n)
 {
     if (n->central || n->meta || n->trace || n->link_first || n->packet_links || n->rec ||
-        n->transit_first)
+        n->transit_first || n->xbar_rate > 1)
         return router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
