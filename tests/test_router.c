@@ -314,6 +314,20 @@ static void islip_survives_saturation(void **state)
     all_delivered(&r);
 }
 
+/* The network of those words is refused (exit 2) with an error naming key
+ * and saying why. */
+static void refused(const char *const *kv, const char *key, const char *why)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct net n;
+    assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
+    net_destroy(&n);
+    if (!strstr(err.msg, key) || !strstr(err.msg, why))
+        fail_msg("error does not name %s and %s: %s", key, why, err.msg);
+    saturn_config_free(c);
+}
+
 /* islip needs one crossbar input per port and no metapackets; the transit
  * priority is the separable allocators'. */
 static void islip_bad_input(void **state)
@@ -326,16 +340,8 @@ static void islip_bad_input(void **state)
         (const char *const[]){"router.vc_alloc=islip", "router.transit_priority=true", NULL}};
     const char *keys[] = {"router.sw_alloc", "router.sw_alloc", "router.vc_alloc",
                           "router.transit_priority"};
-    for (int i = 0; i < 4; i++) {
-        struct saturn_config *c = test_config(cases[i]);
-        struct saturn_error err = {0};
-        struct net n;
-        assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
-        net_destroy(&n);
-        if (!strstr(err.msg, keys[i]))
-            fail_msg("error does not name %s: %s", keys[i], err.msg);
-        saturn_config_free(c);
-    }
+    for (int i = 0; i < 4; i++)
+        refused(cases[i], keys[i], keys[i]);
 }
 
 /* Delivery cycles of packets, in order of delivery. */
@@ -501,6 +507,42 @@ static void xbar_rate_stops(void **state)
     test_net_free(n, cfg);
 }
 
+/* A 4x4 torus with 4-flit output buffers at full load, every invariant
+ * checked each cycle, and two words more: every packet delivered. */
+static void torus_delivers(const char *a, const char *b)
+{
+    struct saturn_results r = test_run((const char *const[]){
+        "network.k=4", "router.vcs=4", "router.out_buf_flits=4", "routing.dateline=entry",
+        "traffic.flit_rate=1", "traffic.packet_length=6", "steady.warmup=300",
+        "steady.measure=600", "steady.drain_max=100000", "sim.check_invariants=true", a, b,
+        NULL});
+    all_delivered(&r);
+}
+
+/* The Dragonfly preset (VCT, output buffers) on 32 nodes, OLM under ADV+1
+ * far beyond saturation with every invariant checked each cycle, and the
+ * words given: every packet delivered. */
+static void df_preset_delivers(const char *const *extra)
+{
+    struct saturn_config *c = test_config((const char *const[]){NULL});
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_preset(c, "fuentes2015", &err), SATURN_OK);
+    for (const char *const *kv = (const char *const[]){
+             "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2", "routing.algorithm=olm",
+             "traffic.pattern=adv", "traffic.adv_shift=1", "traffic.flit_rate=0.6",
+             "steady.warmup=500", "steady.measure=1000", "steady.drain_max=100000",
+             "sim.check_invariants=true", NULL};
+         *kv; kv++)
+        assert_int_equal(saturn_config_apply_arg(c, *kv, &err), SATURN_OK);
+    for (; *extra; extra++)
+        assert_int_equal(saturn_config_apply_arg(c, *extra, &err), SATURN_OK);
+    struct saturn_results r;
+    if (saturn_run(c, &r, &err))
+        fail_msg("%s", err.msg);
+    all_delivered(&r);
+    saturn_config_free(c);
+}
+
 /* Far beyond saturation with every invariant checked each cycle (credits
  * and output-buffer slots in range, flits delivered once and in order),
  * a fast crossbar delivers every packet: torus, wormhole and the
@@ -508,28 +550,8 @@ static void xbar_rate_stops(void **state)
 static void xbar_rate_survives_saturation(void **state)
 {
     (void)state;
-    struct saturn_results r = test_run((const char *const[]){
-        "network.k=4", "router.vcs=4", "router.out_buf_flits=4", "router.xbar_rate=3",
-        "router.speedup=2", "routing.dateline=entry", "traffic.flit_rate=1",
-        "traffic.packet_length=6", "steady.warmup=300", "steady.measure=600",
-        "steady.drain_max=100000", "sim.check_invariants=true", NULL});
-    all_delivered(&r);
-
-    struct saturn_config *c = test_config((const char *const[]){NULL});
-    struct saturn_error err = {0};
-    assert_int_equal(saturn_config_preset(c, "fuentes2015", &err), SATURN_OK);
-    for (const char *const *kv = (const char *const[]){
-             "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2", "routing.algorithm=olm",
-             "router.speedup=1", "router.xbar_rate=2", "traffic.pattern=adv",
-             "traffic.adv_shift=1", "traffic.flit_rate=0.6", "steady.warmup=500",
-             "steady.measure=1000", "steady.drain_max=100000", "sim.check_invariants=true",
-             NULL};
-         *kv; kv++)
-        assert_int_equal(saturn_config_apply_arg(c, *kv, &err), SATURN_OK);
-    if (saturn_run(c, &r, &err))
-        fail_msg("%s", err.msg);
-    all_delivered(&r);
-    saturn_config_free(c);
+    torus_delivers("router.xbar_rate=3", "router.speedup=2");
+    df_preset_delivers((const char *const[]){"router.speedup=1", "router.xbar_rate=2", NULL});
 }
 
 /* The rate writes into output buffers, with the input-first allocator. */
@@ -541,16 +563,101 @@ static void xbar_rate_bad_input(void **state)
         (const char *const[]){"router.xbar_rate=2", "router.out_buf_flits=4",
                               "router.sw_alloc=islip", NULL}};
     const char *why[] = {"output buffers", "islip"};
-    for (int i = 0; i < 2; i++) {
-        struct saturn_config *c = test_config(cases[i]);
-        struct saturn_error err = {0};
-        struct net n;
-        assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
-        net_destroy(&n);
-        if (!strstr(err.msg, "router.xbar_rate") || !strstr(err.msg, why[i]))
-            fail_msg("error does not name router.xbar_rate and %s: %s", why[i], err.msg);
-        saturn_config_free(c);
+    for (int i = 0; i < 2; i++)
+        refused(cases[i], "router.xbar_rate", why[i]);
+}
+
+/* ---- router.obuf_credits = downstream: FOGSim's output-buffer credits ---- */
+
+/* Where the buffers cover the credit round trip a lone packet is as fast
+ * as with output buffers of their own; the audit at the end checks the
+ * credits of every VC. */
+static void zero_load_obuf_credits(void **state)
+{
+    (void)state;
+    check_all_pairs((const char *const[]){"network.k=4", "router.out_buf_flits=8",
+                                          "router.obuf_credits=downstream", "router.xbar_delay=1",
+                                          NULL});
+    check_all_pairs((const char *const[]){"network.k=3,4", "router.out_buf_flits=16",
+                                          "router.switching=vct", "router.buf_flits=16",
+                                          "router.obuf_credits=downstream", "router.xbar_rate=2",
+                                          "traffic.packet_length=8", NULL});
+}
+
+/* Credits sent upstream by partition 0, wherever they are in the wheel. */
+static uint32_t credits_sent(const struct net *n)
+{
+    uint32_t c = 0;
+    for (size_t q = 0; q < (size_t)(n->wheel_mask + 1) * n->nparts; q++)
+        c += n->parts[0].credit[q].n;
+    return c;
+}
+
+/* Router 5 of a 4x4 torus: input A holds output X (VC 0), an 8-flit
+ * packet in its input VC, and X has 3 credits of the next router. With
+ * buffers of their own all 8 flits cross (16 output slots), 3 take the
+ * link, and all 8 input slots are credited upstream as they cross. With
+ * FOGSim's accounting only the 3 with a credit cross, the other 5 wait
+ * in the input VC, and the 3 input slots are credited as the flits leave
+ * for the link. */
+static void obuf_credits_accounting(void **state)
+{
+    (void)state;
+    for (int down = 0; down < 2; down++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                       "router.out_buf_flits=16",
+                                                       "router.buf_flits=16",
+                                                       down ? "router.obuf_credits=downstream"
+                                                            : "router.obuf_credits=own",
+                                                       "traffic.packet_length=8", NULL},
+                                 &cfg);
+        const uint32_t r = 5;
+        uint32_t pid = net_packet_new(n, 0, 1, 8, false);
+        struct ivc *a = hold(n, r, 0, 0, 2, 0, pid);
+        for (uint16_t q = 2; q <= 8; q++)
+            put_flit(n, r, 0, 0, (flit_t){pid, q, q == 8 ? FLIT_TAIL : 0});
+        struct ovc *x = &n->ovcs[((size_t)r * n->P + 2) * n->V];
+        x->credits = 3;
+        for (int c = 0; c < 10; c++, n->now++)
+            router_step(n, &n->parts[0], r);
+        assert_int_equal(x->credits, 0);
+        assert_int_equal(a->count, down ? 5 : 0);
+        assert_int_equal(x->ob_count, down ? 0 : 5);
+        assert_int_equal(credits_sent(n), down ? 3 : 8);
+        test_net_free(n, cfg);
     }
+}
+
+/* Beyond saturation with the audit every cycle (each input VC's credits
+ * upstream + its flits in input and output buffers, on the link and its
+ * credits in flight equal its capacity), every packet arrives once and in
+ * order: torus, and the Dragonfly preset with FOGSim's crossbar too. */
+static void obuf_credits_survive_saturation(void **state)
+{
+    (void)state;
+    torus_delivers("router.obuf_credits=downstream", "router.xbar_delay=1");
+    df_preset_delivers((const char *const[]){"router.obuf_credits=downstream", NULL});
+    df_preset_delivers((const char *const[]){"router.obuf_credits=downstream", "router.speedup=1",
+                                             "router.xbar_rate=2", NULL});
+}
+
+/* downstream accounts for bounded output buffers that flits enter as
+ * they cross, with the input-first allocator. */
+static void obuf_credits_bad_input(void **state)
+{
+    (void)state;
+    const char *const *cases[] = {
+        (const char *const[]){"router.obuf_credits=downstream", NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_unlimited=true",
+                              NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_flits=4",
+                              "router.sw_alloc=islip", NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_flits=4",
+                              "router.xbar_delay=2", NULL}};
+    const char *why[] = {"out_buf_flits", "out_buf_flits", "input_first", "xbar_delay"};
+    for (int i = 0; i < 4; i++)
+        refused(cases[i], "router.obuf_credits", why[i]);
 }
 
 int main(void)
@@ -574,6 +681,10 @@ int main(void)
         cmocka_unit_test(xbar_rate_stops),
         cmocka_unit_test(xbar_rate_survives_saturation),
         cmocka_unit_test(xbar_rate_bad_input),
+        cmocka_unit_test(zero_load_obuf_credits),
+        cmocka_unit_test(obuf_credits_accounting),
+        cmocka_unit_test(obuf_credits_survive_saturation),
+        cmocka_unit_test(obuf_credits_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -52,7 +52,7 @@ static inline int32_t out_room(const struct net *n, const struct port *op,
     if (op->kind == PORT_LOCAL)
         return INT32_MAX;
     if (n->obuf_on)
-        return o->ob_space;
+        return n->ob_credits && o->credits < o->ob_space ? o->credits : o->ob_space;
     return op->out_unlimited ? INT32_MAX : o->credits;
 }
 
@@ -202,17 +202,44 @@ static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
     out->c[0] = (struct route_cand){(uint16_t)meta_port(n, pid), (uint8_t)n->Vd, (uint8_t)n->Vd};
 }
 
+/* router.obuf_credits = downstream (FOGSim's input-output-queued router):
+ * the front flit of input VC (p, v) leaves for output VC o's buffer
+ * (straight in: xbar_delay <= 1) with a credit of the next router, and
+ * keeps its input slot's credit until it leaves the output buffer
+ * (obuf_credit_send). */
+static flit_t obuf_credit_pop(struct net *n, uint32_t r, int p, int v, struct ovc *o, uint32_t gp)
+{
+    flit_t f = net_ivc_take(n, r, p, v);
+    o->credits--;
+    n->ob_up[(size_t)(o->ob - n->ob_slab) + ((o->ob_head + o->ob_count) & o->ob_mask)] =
+        gp * (uint32_t)n->V + (uint32_t)v;
+    return f;
+}
+
+/* The front flit of output VC o leaves for the link: the credit it took
+ * at the crossbar stands for the one onto_link takes, and its input slot
+ * is credited upstream now. */
+static void obuf_credit_send(struct net *n, struct net_part *w, struct ovc *o)
+{
+    o->credits++;
+    const uint32_t x = n->ob_up[(size_t)(o->ob - n->ob_slab) + o->ob_head];
+    net_ivc_credit(n, w, x / (uint32_t)n->V, x % (uint32_t)n->V);
+}
+
 /* Move the front flit of input VC (p, v) through the crossbar. */
 HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-    flit_t f = net_ivc_pop(n, w, r, p, v);
-
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
     struct port *op = &n->ports[gop];
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
+    flit_t f;
+    if (ANY(M) && n->ob_credits && op->kind == PORT_NET)
+        f = obuf_credit_pop(n, r, p, v, o, gp);
+    else
+        f = net_ivc_pop(n, w, r, p, v);
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
@@ -269,7 +296,7 @@ static void xbar_burst(struct net *n, struct net_part *w, uint32_t r, int p, int
     for (int k = 1; k < n->xbar_rate && iv->state == IVC_ACTIVE && iv->count; k++) {
         const struct ovc *o = &n->ovcs[(size_t)(r * (uint32_t)n->P + iv->out_port) * n->V +
                                        iv->out_vc];
-        if (!n->obuf_unlimited && o->ob_space <= 0)
+        if (!n->obuf_unlimited && (o->ob_space <= 0 || (n->ob_credits && o->credits <= 0)))
             break;
         xfer(n, w, r, p, v, RM_ANY);
         if (counted) /* the buffer counts once in Na (mobility), whatever it sent */
@@ -306,6 +333,8 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
+    if (ANY(M) && n->ob_credits)
+        obuf_credit_send(n, w, o);
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
     if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
@@ -321,8 +350,9 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
-/* May the front flit of this output VC go on the link now? */
-static bool link_ready(const struct net *n, const struct port *op, const struct ovc *o)
+/* May the front flit of this output VC go on the link now? (With
+ * router.obuf_credits = downstream it took its credit at the crossbar.) */
+HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc *o, const int M)
 {
     if (!o->ob_count)
         return false;
@@ -330,7 +360,7 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
     int32_t need = 1;
     if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
         need = (int32_t)n->pk[f.pid].len;
-    return op->out_unlimited || o->credits >= need;
+    return op->out_unlimited || (ANY(M) && n->ob_credits) || o->credits >= need;
 }
 
 /* Output-buffered routers: each network output sends one flit per cycle
@@ -366,7 +396,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
                     }
                 }
             }
-            if (v >= 0 && link_ready(n, op, &ov[v]))
+            if (v >= 0 && link_ready(n, op, &ov[v], M))
                 link_send(n, w, r, op, gop, v, d, M);
             continue;
         }
@@ -375,7 +405,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int s = op->ob_rr;
         for (uint64_t rot = rotate_from(op->ob_nonempty, s); rot; rot &= rot - 1) {
             const int v = unrotate(__builtin_ctzll(rot), s);
-            if (!link_ready(n, op, &ov[v]))
+            if (!link_ready(n, op, &ov[v], M))
                 continue;
             link_send(n, w, r, op, gop, v, d, M);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
@@ -393,7 +423,7 @@ HOT bool can_send(const struct net *n, const struct port *ports, const struct ov
     if (op->kind == PORT_LOCAL)
         return true;
     if (OBUF_ON(n, M))
-        return o->ob_space > 0;
+        return o->ob_space > 0 && (!(ANY(M) && n->ob_credits) || o->credits > 0);
     return op->out_unlimited || o->credits > 0;
 }
 
@@ -956,7 +986,7 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
 router_step_fn router_step_for(const struct net *n)
 {
     if (n->central || n->meta || n->trace || n->link_first || n->packet_links || n->rec ||
-        n->transit_first || n->xbar_rate > 1)
+        n->transit_first || n->xbar_rate > 1 || n->ob_credits)
         return router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
