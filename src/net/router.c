@@ -46,14 +46,23 @@ static inline bool ovc_free(const struct net *n, const struct ovc *o)
     return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
 }
 
-static inline int32_t out_room(const struct net *n, const struct port *op,
-                               const struct ovc *o)
+/* obq: router.obuf_credits = downstream, where a flit needs a slot of the
+ * output buffer and a credit of the next router (a separate instance, so
+ * that the others pay nothing for it). */
+static inline __attribute__((always_inline)) int32_t out_room_as(const struct net *n,
+                                                                 const struct port *op,
+                                                                 const struct ovc *o, const bool obq)
 {
     if (op->kind == PORT_LOCAL)
         return INT32_MAX;
     if (n->obuf_on)
-        return n->ob_credits && o->credits < o->ob_space ? o->credits : o->ob_space;
+        return obq && o->credits < o->ob_space ? o->credits : o->ob_space;
     return op->out_unlimited ? INT32_MAX : o->credits;
+}
+
+static inline int32_t out_room(const struct net *n, const struct port *op, const struct ovc *o)
+{
+    return out_room_as(n, op, o, false);
 }
 
 /* With atomic VC allocation (router.atomic_vc, BookSim's
@@ -75,9 +84,10 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
  * first route->sel candidates (when more than one) are an adaptive group:
  * the free VC with the most room among all of them, ties at random from
  * the router's stream. */
-static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
-                      const struct ovc *ovcs, const struct route_result *route,
-                      uint32_t len, int lin, int *op, int *ov)
+static inline __attribute__((always_inline)) bool
+va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct ovc *ovcs,
+             const struct route_result *route, uint32_t len, int lin, int *op, int *ov,
+             const bool obq)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
@@ -92,7 +102,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
                 const struct ovc *o = &ovcs[rc->port * V + v];
                 if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                     continue;
-                int32_t room = out_room(n, &ports[rc->port], o);
+                int32_t room = out_room_as(n, &ports[rc->port], o, obq);
                 if (room < need || room < best_room)
                     continue;
                 if (room > best_room)
@@ -118,14 +128,14 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         /* Where room is unbounded every VC is as good: start the scan at a
          * VC that depends on the requester, so that heads arriving together
          * ask for different VCs instead of colliding on the first. */
-        int start = out_room(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo]) == INT32_MAX
+        int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
                         ? (lin + lin / V) % span : 0;
         for (int i = 0; i < span; i++) {
             int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
             if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                 continue;
-            int32_t room = out_room(n, &ports[rc->port], o);
+            int32_t room = out_room_as(n, &ports[rc->port], o, obq);
             if (room < need || room <= best_room)
                 continue;
             best = v;
@@ -138,6 +148,20 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         }
     }
     return false;
+}
+
+static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
+                      const struct ovc *ovcs, const struct route_result *route,
+                      uint32_t len, int lin, int *op, int *ov)
+{
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, false);
+}
+
+static bool va_choose_obq(struct net *n, uint32_t r, const struct port *ports,
+                          const struct ovc *ovcs, const struct route_result *route,
+                          uint32_t len, int lin, int *op, int *ov)
+{
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, true);
 }
 
 
@@ -769,7 +793,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             int op, ov;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
-            else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
+            else if (ANY(M) && n->ob_credits
+                         ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)
+                         : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
             else if (ANY(M) && n->central && n->arb_requeue)
