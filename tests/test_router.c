@@ -7,6 +7,7 @@
 
 #include "net/net.h"
 #include "net/net_internal.h"
+#include "saturn/io.h"
 #include "support.h"
 
 struct probe {
@@ -292,6 +293,14 @@ static void transit_priority(void **state)
     }
 }
 
+/* A run drained with every measured packet delivered; frees it. */
+static void all_delivered(struct saturn_results *r)
+{
+    assert_true(r->drained);
+    assert_int_equal(r->measured_delivered, r->measured_packets);
+    saturn_results_free(r);
+}
+
 /* Far beyond saturation with every invariant checked each cycle, the
  * iSLIP allocators deliver every packet (no flit lost or stuck). */
 static void islip_survives_saturation(void **state)
@@ -302,9 +311,21 @@ static void islip_survives_saturation(void **state)
         "routing.dateline=entry", "traffic.flit_rate=1", "traffic.packet_length=6",
         "steady.warmup=300", "steady.measure=600", "steady.drain_max=100000",
         "sim.check_invariants=true", NULL});
-    assert_true(r.drained);
-    assert_int_equal(r.measured_delivered, r.measured_packets);
-    saturn_results_free(&r);
+    all_delivered(&r);
+}
+
+/* The network of those words is refused (exit 2) with an error naming key
+ * and saying why. */
+static void refused(const char *const *kv, const char *key, const char *why)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct net n;
+    assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
+    net_destroy(&n);
+    if (!strstr(err.msg, key) || !strstr(err.msg, why))
+        fail_msg("error does not name %s and %s: %s", key, why, err.msg);
+    saturn_config_free(c);
 }
 
 /* islip needs one crossbar input per port and no metapackets; the transit
@@ -319,16 +340,8 @@ static void islip_bad_input(void **state)
         (const char *const[]){"router.vc_alloc=islip", "router.transit_priority=true", NULL}};
     const char *keys[] = {"router.sw_alloc", "router.sw_alloc", "router.vc_alloc",
                           "router.transit_priority"};
-    for (int i = 0; i < 4; i++) {
-        struct saturn_config *c = test_config(cases[i]);
-        struct saturn_error err = {0};
-        struct net n;
-        assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
-        net_destroy(&n);
-        if (!strstr(err.msg, keys[i]))
-            fail_msg("error does not name %s: %s", keys[i], err.msg);
-        saturn_config_free(c);
-    }
+    for (int i = 0; i < 4; i++)
+        refused(cases[i], keys[i], keys[i]);
 }
 
 /* Delivery cycles of packets, in order of delivery. */
@@ -382,6 +395,271 @@ static void va_stage(void **state)
     assert_int_equal(delivery_gap("router.va_stage=true", two, 2), 5);
 }
 
+/* ---- router.xbar_rate: a crossbar faster than the links ---- */
+
+/* The crossbar moves only flits that have arrived, and links and nodes
+ * take a flit a cycle: a lone packet is as fast as at rate 1, also when it
+ * has piled up in its input VC during a long routing delay (the analytic
+ * change at zero load is none). */
+static void zero_load_xbar_rate(void **state)
+{
+    (void)state;
+    check_all_pairs((const char *const[]){"network.k=4", "router.out_buf_flits=8",
+                                          "router.xbar_rate=2", "router.xbar_delay=1", NULL});
+    check_all_pairs((const char *const[]){"network.k=3,4", "router.out_buf_flits=16",
+                                          "router.switching=vct", "router.buf_flits=16",
+                                          "router.xbar_rate=3", "router.speedup=2",
+                                          "router.route_delay=12", "router.xbar_delay=3",
+                                          "traffic.packet_length=8", NULL});
+}
+
+/* Router 5 of a 4x4 torus, one crossbar port per input: input A (port 0)
+ * holds X (port 2) on VC 0 and Y (port 3) on VC 1, an 8-flit packet
+ * waiting in each. Rate R drains both in 2 * ceil(8 / R) cycles, a grant
+ * moving min(R, what is left) flits of its packet; every output buffer
+ * receives its packet's flits once and in order, and its slots and the
+ * link's credits stay in range. */
+static void xbar_rate_drain(void **state)
+{
+    (void)state;
+    for (int R = 1; R <= 4; R++) {
+        char rate[32];
+        snprintf(rate, sizeof rate, "router.xbar_rate=%d", R);
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                       "router.out_buf_flits=16",
+                                                       "router.buf_flits=16", rate,
+                                                       "traffic.packet_length=8", NULL},
+                                 &cfg);
+        const uint32_t r = 5;
+        const int V = n->V;
+        struct ivc *in[2];
+        for (int k = 0; k < 2; k++) {
+            uint32_t pid = net_packet_new(n, 0, 1, 8, false);
+            in[k] = hold(n, r, 0, k, 2 + k, 0, pid); /* flit 0 (seq 1 here) in front */
+            for (uint16_t q = 2; q <= 8; q++)
+                put_flit(n, r, 0, k, (flit_t){pid, q, q == 8 ? FLIT_TAIL : 0});
+        }
+        struct ovc *o[2] = {&n->ovcs[((size_t)r * n->P + 2) * V], &n->ovcs[((size_t)r * n->P + 3) * V]};
+        const int32_t credits0 = o[0]->credits;
+        int cycles = 0;
+        uint32_t left[2] = {8, 8};
+        while (in[0]->count + in[1]->count) {
+            router_step(n, &n->parts[0], r);
+            n->now++;
+            cycles++;
+            assert_true(cycles <= 16);
+            for (int k = 0; k < 2; k++) {
+                uint32_t moved = left[k] - in[k]->count;
+                assert_true(moved <= (uint32_t)R);
+                left[k] = in[k]->count;
+                /* flits 1..sent went on the link (one a cycle); the buffer holds
+                 * the next ones, in order: each flit crossed once */
+                const int32_t sent = credits0 - o[k]->credits;
+                for (uint32_t i = 0; i < o[k]->ob_count; i++)
+                    assert_int_equal(o[k]->ob[(o[k]->ob_head + i) & o[k]->ob_mask].seq,
+                                     sent + 1 + (int32_t)i);
+                assert_int_equal(sent + (int32_t)o[k]->ob_count + (int32_t)in[k]->count, 8);
+                assert_true(o[k]->ob_space >= 0);
+                assert_int_equal(o[k]->ob_space + (int32_t)o[k]->ob_count, 16);
+                assert_true(o[k]->credits >= 0 && o[k]->credits <= credits0);
+            }
+        }
+        assert_int_equal(cycles, 2 * ((8 + R - 1) / R));
+        for (int k = 0; k < 2; k++) {
+            assert_int_equal(in[k]->state, IVC_IDLE);
+            assert_int_equal(o[k]->owner, -1);
+            /* every flit crossed once: those sent plus those still buffered */
+            assert_int_equal((credits0 - o[k]->credits) + (int32_t)o[k]->ob_count, 8);
+        }
+        test_net_free(n, cfg);
+    }
+}
+
+/* A grant stops at its packet's tail (the head behind it must be routed
+ * and win a VC first) and at a full output buffer. */
+static void xbar_rate_stops(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                   "router.out_buf_flits=2", "router.buf_flits=16",
+                                                   "router.xbar_rate=4", NULL},
+                             &cfg);
+    const uint32_t r = 5;
+    const int V = n->V;
+    uint32_t p1 = net_packet_new(n, 0, 1, 2, false), p2 = net_packet_new(n, 0, 1, 4, false);
+    struct ivc *a = hold(n, r, 0, 0, 2, 0, p1);
+    put_flit(n, r, 0, 0, (flit_t){p1, 2, FLIT_TAIL});
+    put_flit(n, r, 0, 0, (flit_t){p2, 0, FLIT_HEAD});
+    uint32_t p3 = net_packet_new(n, 0, 1, 8, false);
+    struct ivc *b = hold(n, r, 1, 0, 3, 0, p3);
+    for (uint16_t q = 2; q <= 8; q++)
+        put_flit(n, r, 1, 0, (flit_t){p3, q, q == 8 ? FLIT_TAIL : 0});
+    router_step(n, &n->parts[0], r);
+    assert_int_equal(a->count, 1); /* p1's two flits, not p2's head */
+    assert_int_equal(a->state, IVC_IDLE);
+    assert_int_equal(n->ovcs[((size_t)r * n->P + 2) * V].owner, -1);
+    assert_int_equal(b->count, 6); /* two slots in Y's buffer */
+    n->now++;
+    router_step(n, &n->parts[0], r); /* the link freed one slot last cycle */
+    assert_int_equal(b->count, 5);
+    test_net_free(n, cfg);
+}
+
+/* A 4x4 torus with 4-flit output buffers at full load, every invariant
+ * checked each cycle, and two words more: every packet delivered. */
+static void torus_delivers(const char *a, const char *b)
+{
+    struct saturn_results r = test_run((const char *const[]){
+        "network.k=4", "router.vcs=4", "router.out_buf_flits=4", "routing.dateline=entry",
+        "traffic.flit_rate=1", "traffic.packet_length=6", "steady.warmup=300",
+        "steady.measure=600", "steady.drain_max=100000", "sim.check_invariants=true", a, b,
+        NULL});
+    all_delivered(&r);
+}
+
+/* The Dragonfly preset (VCT, output buffers) on 32 nodes, OLM under ADV+1
+ * far beyond saturation with every invariant checked each cycle, and the
+ * words given: every packet delivered. */
+static void df_preset_delivers(const char *const *extra)
+{
+    struct saturn_config *c = test_config((const char *const[]){NULL});
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_config_preset(c, "fuentes2015", &err), SATURN_OK);
+    for (const char *const *kv = (const char *const[]){
+             "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2", "routing.algorithm=olm",
+             "traffic.pattern=adv", "traffic.adv_shift=1", "traffic.flit_rate=0.6",
+             "steady.warmup=500", "steady.measure=1000", "steady.drain_max=100000",
+             "sim.check_invariants=true", NULL};
+         *kv; kv++)
+        assert_int_equal(saturn_config_apply_arg(c, *kv, &err), SATURN_OK);
+    for (; *extra; extra++)
+        assert_int_equal(saturn_config_apply_arg(c, *extra, &err), SATURN_OK);
+    struct saturn_results r;
+    if (saturn_run(c, &r, &err))
+        fail_msg("%s", err.msg);
+    all_delivered(&r);
+    saturn_config_free(c);
+}
+
+/* Far beyond saturation with every invariant checked each cycle (credits
+ * and output-buffer slots in range, flits delivered once and in order),
+ * a fast crossbar delivers every packet: torus, wormhole and the
+ * Dragonfly preset (VCT). */
+static void xbar_rate_survives_saturation(void **state)
+{
+    (void)state;
+    torus_delivers("router.xbar_rate=3", "router.speedup=2");
+    df_preset_delivers((const char *const[]){"router.speedup=1", "router.xbar_rate=2", NULL});
+}
+
+/* The rate writes into output buffers, with the input-first allocator. */
+static void xbar_rate_bad_input(void **state)
+{
+    (void)state;
+    const char *const *cases[] = {
+        (const char *const[]){"router.xbar_rate=2", NULL},
+        (const char *const[]){"router.xbar_rate=2", "router.out_buf_flits=4",
+                              "router.sw_alloc=islip", NULL}};
+    const char *why[] = {"output buffers", "islip"};
+    for (int i = 0; i < 2; i++)
+        refused(cases[i], "router.xbar_rate", why[i]);
+}
+
+/* ---- router.obuf_credits = downstream: FOGSim's output-buffer credits ---- */
+
+/* Where the buffers cover the credit round trip a lone packet is as fast
+ * as with output buffers of their own; the audit at the end checks the
+ * credits of every VC. */
+static void zero_load_obuf_credits(void **state)
+{
+    (void)state;
+    check_all_pairs((const char *const[]){"network.k=4", "router.out_buf_flits=8",
+                                          "router.obuf_credits=downstream", "router.xbar_delay=1",
+                                          NULL});
+    check_all_pairs((const char *const[]){"network.k=3,4", "router.out_buf_flits=16",
+                                          "router.switching=vct", "router.buf_flits=16",
+                                          "router.obuf_credits=downstream", "router.xbar_rate=2",
+                                          "traffic.packet_length=8", NULL});
+}
+
+/* Credits sent upstream by partition 0, wherever they are in the wheel. */
+static uint32_t credits_sent(const struct net *n)
+{
+    uint32_t c = 0;
+    for (size_t q = 0; q < (size_t)(n->wheel_mask + 1) * n->nparts; q++)
+        c += n->parts[0].credit[q].n;
+    return c;
+}
+
+/* Router 5 of a 4x4 torus: input A holds output X (VC 0), an 8-flit
+ * packet in its input VC, and X has 3 credits of the next router. With
+ * buffers of their own all 8 flits cross (16 output slots), 3 take the
+ * link, and all 8 input slots are credited upstream as they cross. With
+ * FOGSim's accounting only the 3 with a credit cross, the other 5 wait
+ * in the input VC, and the 3 input slots are credited as the flits leave
+ * for the link. */
+static void obuf_credits_accounting(void **state)
+{
+    (void)state;
+    for (int down = 0; down < 2; down++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                       "router.out_buf_flits=16",
+                                                       "router.buf_flits=16",
+                                                       down ? "router.obuf_credits=downstream"
+                                                            : "router.obuf_credits=own",
+                                                       "traffic.packet_length=8", NULL},
+                                 &cfg);
+        const uint32_t r = 5;
+        uint32_t pid = net_packet_new(n, 0, 1, 8, false);
+        struct ivc *a = hold(n, r, 0, 0, 2, 0, pid);
+        for (uint16_t q = 2; q <= 8; q++)
+            put_flit(n, r, 0, 0, (flit_t){pid, q, q == 8 ? FLIT_TAIL : 0});
+        struct ovc *x = &n->ovcs[((size_t)r * n->P + 2) * n->V];
+        x->credits = 3;
+        for (int c = 0; c < 10; c++, n->now++)
+            router_step(n, &n->parts[0], r);
+        assert_int_equal(x->credits, 0);
+        assert_int_equal(a->count, down ? 5 : 0);
+        assert_int_equal(x->ob_count, down ? 0 : 5);
+        assert_int_equal(credits_sent(n), down ? 3 : 8);
+        test_net_free(n, cfg);
+    }
+}
+
+/* Beyond saturation with the audit every cycle (each input VC's credits
+ * upstream + its flits in input and output buffers, on the link and its
+ * credits in flight equal its capacity), every packet arrives once and in
+ * order: torus, and the Dragonfly preset with FOGSim's crossbar too. */
+static void obuf_credits_survive_saturation(void **state)
+{
+    (void)state;
+    torus_delivers("router.obuf_credits=downstream", "router.xbar_delay=1");
+    df_preset_delivers((const char *const[]){"router.obuf_credits=downstream", NULL});
+    df_preset_delivers((const char *const[]){"router.obuf_credits=downstream", "router.speedup=1",
+                                             "router.xbar_rate=2", NULL});
+}
+
+/* downstream accounts for bounded output buffers that flits enter as
+ * they cross, with the input-first allocator. */
+static void obuf_credits_bad_input(void **state)
+{
+    (void)state;
+    const char *const *cases[] = {
+        (const char *const[]){"router.obuf_credits=downstream", NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_unlimited=true",
+                              NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_flits=4",
+                              "router.sw_alloc=islip", NULL},
+        (const char *const[]){"router.obuf_credits=downstream", "router.out_buf_flits=4",
+                              "router.xbar_delay=2", NULL}};
+    const char *why[] = {"out_buf_flits", "out_buf_flits", "input_first", "xbar_delay"};
+    for (int i = 0; i < 4; i++)
+        refused(cases[i], "router.obuf_credits", why[i]);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -398,6 +676,15 @@ int main(void)
         cmocka_unit_test(islip_survives_saturation),
         cmocka_unit_test(islip_bad_input),
         cmocka_unit_test(va_stage),
+        cmocka_unit_test(zero_load_xbar_rate),
+        cmocka_unit_test(xbar_rate_drain),
+        cmocka_unit_test(xbar_rate_stops),
+        cmocka_unit_test(xbar_rate_survives_saturation),
+        cmocka_unit_test(xbar_rate_bad_input),
+        cmocka_unit_test(zero_load_obuf_credits),
+        cmocka_unit_test(obuf_credits_accounting),
+        cmocka_unit_test(obuf_credits_survive_saturation),
+        cmocka_unit_test(obuf_credits_bad_input),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,16 @@ bool net_audit(struct net *n)
                 flow[(size_t)n->ports[x / V].far_in * V + x % V]++;
         }
     }
+    /* router.obuf_credits = downstream: a flit in an output buffer still
+     * holds the slot of the input VC it came from, and has taken a credit
+     * of the next router's input VC. */
+    for (size_t i = 0; n->ob_credits && i < nvc; i++) {
+        const struct ovc *o = &n->ovcs[i];
+        if (n->ports[i / V].kind != PORT_NET)
+            continue;
+        for (uint32_t k = 0; k < o->ob_count; k++)
+            flow[n->ob_up[(size_t)(o->ob - n->ob_slab) + ((o->ob_head + k) & o->ob_mask)]]++;
+    }
     held += n->lane_flits;
     bool ok = true;
     char msg[300];
@@ -103,10 +113,11 @@ bool net_audit(struct net *n)
             continue;
         size_t down = (size_t)out->far_in * V + i % V;
         int64_t cap = n->ports[out->far_in].cap;
-        if (o->credits < 0 || o->credits > cap || o->credits + flow[down] != cap) {
+        int64_t taken = flow[down] + (n->ob_credits ? o->ob_count : 0);
+        if (o->credits < 0 || o->credits > cap || o->credits + taken != cap) {
             snprintf(msg, sizeof msg,
                      "output port %zu vc %zu: credits %d + in use %lld != capacity %lld",
-                     i / V, i % V, o->credits, (long long)flow[down], (long long)cap);
+                     i / V, i % V, o->credits, (long long)taken, (long long)cap);
             ok = audit_fail(n, msg);
         }
     }

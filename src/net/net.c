@@ -15,6 +15,7 @@ static const char *const buffer_sets[] = {"all", "network", NULL};
 static const char *const output_orders[] = {"flit", "packet", NULL};
 static const char *const arbiters[] = {"separable", "central", NULL};
 static const char *const sw_allocs[] = {"input_first", "islip", NULL};
+static const char *const obuf_credit_names[] = {"own", "downstream", NULL};
 static const char *const vc_allocs[] = {"separable", "islip", NULL};
 
 const struct saturn_param router_params[] = {
@@ -72,6 +73,20 @@ const struct saturn_param router_params[] = {
      "on VC 0, as paper 000 words it (torus)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
+    {"router.xbar_rate", SATURN_PARAM_INT, "1", 1, 8, NULL,
+     "flits a switch grant moves from an input VC into its output buffer in one cycle (a "
+     "crossbar clocked faster than the links, FOGSim's InternalSpeedup: an L-flit packet "
+     "crosses in L / rate cycles if it is all there); links and nodes still take a flit a "
+     "cycle; needs output buffers (router.out_buf_flits or router.out_buf_unlimited) and "
+     "router.sw_alloc = input_first"},
+    {"router.obuf_credits", SATURN_PARAM_ENUM, "own", 0, 0, obuf_credit_names,
+     "output buffers and credits: own (an output VC buffer has its own slots; a flit's input "
+     "slot is credited upstream when it crosses the switch, and it needs the next router's "
+     "credit to take the link) or downstream (FOGSim's input-output-queued router: a flit "
+     "crosses only with a credit of the next router's input VC, which it takes then, and its "
+     "input slot is credited upstream only when it leaves the output buffer, so a hop buffers "
+     "what the next input buffer holds); downstream needs router.out_buf_flits > 0, "
+     "router.xbar_delay <= 1 and router.sw_alloc = input_first"},
     {"router.route_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
      "cycles from a head reaching the front of an idle VC to its first allocation attempt"},
     {"router.xbar_delay", SATURN_PARAM_INT, "0", 0, 10000, NULL,
@@ -277,6 +292,8 @@ static int build_buffers(struct net *n)
         return SATURN_ENOMEM;
     if (ob_slab && !(n->ob_slab = malloc(ob_slab * sizeof *n->ob_slab)))
         return SATURN_ENOMEM;
+    if (ob_slab && n->ob_credits && !(n->ob_up = malloc(ob_slab * sizeof *n->ob_up)))
+        return SATURN_ENOMEM;
     size_t at = 0, ob_at = 0;
     for (size_t i = 0; i < nvc; i++) {
         struct ivc *iv = &n->ivcs[i];
@@ -462,8 +479,26 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "islip is not combined with %s; use input_first",
                                   meta ? "metapackets (gather.mode = metapacket)"
                                        : "router.output_order = packet");
+    n->xbar_rate = (int)saturn_config_int(cfg, "router.xbar_rate");
+    n->ob_credits = saturn_config_enum(cfg, "router.obuf_credits") == 1;
+    if (n->ob_credits && (!n->obuf_cap || n->sw_islip))
+        return saturn_config_fail(cfg, "router.obuf_credits", err,
+                                  "downstream accounts for bounded output buffers (router.out_buf_flits "
+                                  "> 0, not unlimited) with router.sw_alloc = input_first");
+    if (n->xbar_rate > 1 && !n->obuf_on)
+        return saturn_config_fail(cfg, "router.xbar_rate", err,
+                                  "a crossbar faster than the links needs output buffers to "
+                                  "write into: set router.out_buf_flits > 0 or "
+                                  "router.out_buf_unlimited = true (or router.xbar_rate = 1)");
+    if (n->xbar_rate > 1 && n->sw_islip)
+        return saturn_config_fail(cfg, "router.xbar_rate", err,
+                                  "applies to router.sw_alloc = input_first, not islip");
     n->route_delay = (uint32_t)saturn_config_int(cfg, "router.route_delay");
     n->xbar_delay = (uint32_t)saturn_config_int(cfg, "router.xbar_delay");
+    if (n->ob_credits && n->xbar_delay > 1)
+        return saturn_config_fail(cfg, "router.obuf_credits", err,
+                                  "downstream needs flits to enter the output buffer as they cross: "
+                                  "router.xbar_delay 0 or 1 (not %u)", n->xbar_delay);
     n->link_latency = (uint32_t)saturn_config_int(cfg, "router.link_latency");
     n->global_latency = n->link_latency;
     n->global_cap = n->topo.global_buf && n->buf_cap ? n->topo.global_buf : n->buf_cap;
@@ -672,6 +707,7 @@ void net_destroy(struct net *n)
         for (size_t i = 0; i < nvc; i++)
             free(n->ovcs[i].ob);
     free(n->ob_slab);
+    free(n->ob_up);
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
             free(n->nodes[i].q);

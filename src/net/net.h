@@ -203,6 +203,11 @@ struct net {
     uint64_t meta_in_net; /* side-VC (metapacket) flits in VC buffers or on links (audit) */
     enum switching switching;
     int speedup, out_speedup;
+    bool ob_credits;        /* router.obuf_credits = downstream: a flit takes the next
+                               router's credit when it enters the output buffer, and its input
+                               slot is credited upstream when it leaves (ob_up) */
+    int xbar_rate;          /* router.xbar_rate: flits a switch grant moves from an input VC
+                               into its output buffer (network outputs; 1 elsewhere) */
     uint32_t route_delay, xbar_delay, credit_delay;
     uint32_t link_latency, inject_latency, eject_latency;
     uint32_t buf_cap, obuf_cap; /* buf_cap: injection and (local) network input VCs */
@@ -241,6 +246,8 @@ struct net {
     struct ovc *ovcs;       /* routers * P * V */
     flit_t *slab;           /* bounded input VC buffers */
     flit_t *ob_slab;        /* bounded output VC buffers */
+    uint32_t *ob_up;        /* router.obuf_credits = downstream: per ob_slab slot, the global
+                               input VC its flit came from (credited upstream on departure) */
 
     uint32_t nnodes;
     struct node *nodes;

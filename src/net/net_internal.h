@@ -45,10 +45,10 @@ static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
 {
     return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
 }
-/* Take the front flit of input VC (p, v) of router r out of its buffer,
- * returning its slot's credit upstream. */
-static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
-                                                                uint32_t r, int p, int v)
+/* Take the front flit of input VC (p, v) of router r out of its buffer
+ * (its slot's credit is the caller's: net_ivc_credit). */
+static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, uint32_t r, int p,
+                                                                 int v)
 {
     const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
@@ -60,11 +60,24 @@ static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, s
         if (!(n->ports[gp].nonempty &= ~(1ULL << v)))
             n->rports[r] &= ~(1ULL << p);
     }
+    return f;
+}
+/* A slot of input VC v of global port gp is free again: its credit goes upstream. */
+static inline __attribute__((always_inline)) void net_ivc_credit(struct net *n, struct net_part *w,
+                                                                 uint32_t gp, uint32_t v)
+{
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) /* unlimited buffers: nobody counts their slots */
         net_push_credit(n, w, n->now + in->credit_lat, in->up_part,
-                        (in->up * (uint32_t)n->V + (uint32_t)v) |
-                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+                        (in->up * (uint32_t)n->V + v) | (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+}
+/* Take the front flit of input VC (p, v) of router r out of its buffer,
+ * returning its slot's credit upstream. */
+static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
+                                                                uint32_t r, int p, int v)
+{
+    flit_t f = net_ivc_take(n, r, p, v);
+    net_ivc_credit(n, w, r * (uint32_t)n->P + (uint32_t)p, (uint32_t)v);
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);

@@ -46,14 +46,23 @@ static inline bool ovc_free(const struct net *n, const struct ovc *o)
     return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
 }
 
-static inline int32_t out_room(const struct net *n, const struct port *op,
-                               const struct ovc *o)
+/* obq: router.obuf_credits = downstream, where a flit needs a slot of the
+ * output buffer and a credit of the next router (a separate instance, so
+ * that the others pay nothing for it). */
+static inline __attribute__((always_inline)) int32_t out_room_as(const struct net *n,
+                                                                 const struct port *op,
+                                                                 const struct ovc *o, const bool obq)
 {
     if (op->kind == PORT_LOCAL)
         return INT32_MAX;
     if (n->obuf_on)
-        return o->ob_space;
+        return obq && o->credits < o->ob_space ? o->credits : o->ob_space;
     return op->out_unlimited ? INT32_MAX : o->credits;
+}
+
+static inline int32_t out_room(const struct net *n, const struct port *op, const struct ovc *o)
+{
+    return out_room_as(n, op, o, false);
 }
 
 /* With atomic VC allocation (router.atomic_vc, BookSim's
@@ -75,9 +84,10 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
  * first route->sel candidates (when more than one) are an adaptive group:
  * the free VC with the most room among all of them, ties at random from
  * the router's stream. */
-static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
-                      const struct ovc *ovcs, const struct route_result *route,
-                      uint32_t len, int lin, int *op, int *ov)
+static inline __attribute__((always_inline)) bool
+va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct ovc *ovcs,
+             const struct route_result *route, uint32_t len, int lin, int *op, int *ov,
+             const bool obq)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
@@ -92,7 +102,7 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
                 const struct ovc *o = &ovcs[rc->port * V + v];
                 if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                     continue;
-                int32_t room = out_room(n, &ports[rc->port], o);
+                int32_t room = out_room_as(n, &ports[rc->port], o, obq);
                 if (room < need || room < best_room)
                     continue;
                 if (room > best_room)
@@ -118,14 +128,14 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         /* Where room is unbounded every VC is as good: start the scan at a
          * VC that depends on the requester, so that heads arriving together
          * ask for different VCs instead of colliding on the first. */
-        int start = out_room(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo]) == INT32_MAX
+        int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
                         ? (lin + lin / V) % span : 0;
         for (int i = 0; i < span; i++) {
             int v = rc->vc_lo + (start + i) % span;
             const struct ovc *o = &ovcs[rc->port * V + v];
             if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
                 continue;
-            int32_t room = out_room(n, &ports[rc->port], o);
+            int32_t room = out_room_as(n, &ports[rc->port], o, obq);
             if (room < need || room <= best_room)
                 continue;
             best = v;
@@ -138,6 +148,20 @@ static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
         }
     }
     return false;
+}
+
+static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
+                      const struct ovc *ovcs, const struct route_result *route,
+                      uint32_t len, int lin, int *op, int *ov)
+{
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, false);
+}
+
+static bool va_choose_obq(struct net *n, uint32_t r, const struct port *ports,
+                          const struct ovc *ovcs, const struct route_result *route,
+                          uint32_t len, int lin, int *op, int *ov)
+{
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, true);
 }
 
 
@@ -203,17 +227,44 @@ static void meta_route(struct net *n, uint32_t pid, struct route_result *out)
     out->c[0] = (struct route_cand){(uint16_t)port, (uint8_t)n->Vd, (uint8_t)n->Vd};
 }
 
+/* router.obuf_credits = downstream (FOGSim's input-output-queued router):
+ * the front flit of input VC (p, v) leaves for output VC o's buffer
+ * (straight in: xbar_delay <= 1) with a credit of the next router, and
+ * keeps its input slot's credit until it leaves the output buffer
+ * (obuf_credit_send). */
+static flit_t obuf_credit_pop(struct net *n, uint32_t r, int p, int v, struct ovc *o, uint32_t gp)
+{
+    flit_t f = net_ivc_take(n, r, p, v);
+    o->credits--;
+    n->ob_up[(size_t)(o->ob - n->ob_slab) + ((o->ob_head + o->ob_count) & o->ob_mask)] =
+        gp * (uint32_t)n->V + (uint32_t)v;
+    return f;
+}
+
+/* The front flit of output VC o leaves for the link: the credit it took
+ * at the crossbar stands for the one onto_link takes, and its input slot
+ * is credited upstream now. */
+static void obuf_credit_send(struct net *n, struct net_part *w, struct ovc *o)
+{
+    o->credits++;
+    const uint32_t x = n->ob_up[(size_t)(o->ob - n->ob_slab) + o->ob_head];
+    net_ivc_credit(n, w, x / (uint32_t)n->V, x % (uint32_t)n->V);
+}
+
 /* Move the front flit of input VC (p, v) through the crossbar. */
 HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp = r * (uint32_t)P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-    flit_t f = net_ivc_pop(n, w, r, p, v);
-
     const uint32_t gop = r * (uint32_t)P + iv->out_port;
     struct port *op = &n->ports[gop];
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
+    flit_t f;
+    if (ANY(M) && n->ob_credits && op->kind == PORT_NET)
+        f = obuf_credit_pop(n, r, p, v, o, gp);
+    else
+        f = net_ivc_pop(n, w, r, p, v);
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
@@ -257,6 +308,27 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
 }
 
+/* router.xbar_rate: after input VC (p, v) moved one flit through the
+ * crossbar into a network output's buffer, the grant moves up to rate - 1
+ * more of the same packet, those already in the input VC, while the
+ * output buffer has room (FOGSim's InternalSpeedup: a packet crosses in
+ * length / speedup cycles, never faster than it arrives). */
+static void xbar_burst(struct net *n, struct net_part *w, uint32_t r, int p, int v)
+{
+    const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
+    const struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
+    const bool counted = n->mob_ports & (1ULL << p);
+    for (int k = 1; k < n->xbar_rate && iv->state == IVC_ACTIVE && iv->count; k++) {
+        const struct ovc *o = &n->ovcs[(size_t)(r * (uint32_t)n->P + iv->out_port) * n->V +
+                                       iv->out_vc];
+        if (!n->obuf_unlimited && (o->ob_space <= 0 || (n->ob_credits && o->credits <= 0)))
+            break;
+        xfer(n, w, r, p, v, RM_ANY);
+        if (counted) /* the buffer counts once in Na (mobility), whatever it sent */
+            w->cyc_na--, n->rna[r]--;
+    }
+}
+
 /* Round-robin helpers, for masks of at most 64 bits: rotate m right by s
  * over 64 bits, so that its bits from s up come first, then those below s
  * (bits past a mask's width are zero either way), and map a bit of the
@@ -286,6 +358,8 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
     flit_t f = o->ob[o->ob_head];
+    if (ANY(M) && n->ob_credits)
+        obuf_credit_send(n, w, o);
     o->ob_head = (o->ob_head + 1) & o->ob_mask;
     if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
@@ -301,8 +375,9 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
-/* May the front flit of this output VC go on the link now? */
-static bool link_ready(const struct net *n, const struct port *op, const struct ovc *o)
+/* May the front flit of this output VC go on the link now? (With
+ * router.obuf_credits = downstream it took its credit at the crossbar.) */
+HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc *o, const int M)
 {
     if (!o->ob_count)
         return false;
@@ -310,7 +385,7 @@ static bool link_ready(const struct net *n, const struct port *op, const struct 
     int32_t need = 1;
     if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
         need = (int32_t)n->pk[f.pid].len;
-    return op->out_unlimited || o->credits >= need;
+    return op->out_unlimited || (ANY(M) && n->ob_credits) || o->credits >= need;
 }
 
 /* Output-buffered routers: each network output sends one flit per cycle
@@ -346,7 +421,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
                     }
                 }
             }
-            if (v >= 0 && link_ready(n, op, &ov[v]))
+            if (v >= 0 && link_ready(n, op, &ov[v], M))
                 link_send(n, w, r, op, gop, v, d, M);
             continue;
         }
@@ -355,7 +430,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int s = op->ob_rr;
         for (uint64_t rot = rotate_from(op->ob_nonempty, s); rot; rot &= rot - 1) {
             const int v = unrotate(__builtin_ctzll(rot), s);
-            if (!link_ready(n, op, &ov[v]))
+            if (!link_ready(n, op, &ov[v], M))
                 continue;
             link_send(n, w, r, op, gop, v, d, M);
             op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
@@ -373,7 +448,7 @@ HOT bool can_send(const struct net *n, const struct port *ports, const struct ov
     if (op->kind == PORT_LOCAL)
         return true;
     if (OBUF_ON(n, M))
-        return o->ob_space > 0;
+        return o->ob_space > 0 && (!(ANY(M) && n->ob_credits) || o->credits > 0);
     return op->out_unlimited || o->credits > 0;
 }
 
@@ -719,7 +794,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             int op, ov;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
-            else if (va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
+            else if (ANY(M) && n->ob_credits
+                         ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)
+                         : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
             else if (ANY(M) && n->central && n->arb_requeue)
@@ -895,6 +972,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 rot &= rot - 1;
                 int v = reqvc[op * P + p];
                 xfer(n, w, r, p, v, M);
+                if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
+                    xbar_burst(n, w, r, p, v);
                 ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
                 ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
             }
@@ -933,8 +1012,8 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
  * (net_part_routers). */
 router_step_fn router_step_for(const struct net *n)
 {
-    if (n->central || n->meta_bit || n->trace || n->link_first || n->packet_links || n->links_taken ||
-        n->transit_first)
+    if (n->central || n->meta_bit || n->trace || n->link_first || n->packet_links ||
+        n->links_taken || n->transit_first || n->xbar_rate > 1 || n->ob_credits)
         return router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;

@@ -121,6 +121,8 @@ bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, u
         if (op->kind == PORT_LOCAL)
             return true;
         int32_t room = n->obuf_on ? o->ob_space : op->out_unlimited ? INT32_MAX : o->credits;
+        if (n->ob_credits && o->credits < room)
+            room = o->credits;
         if (room >= need)
             return true;
     }
@@ -175,7 +177,7 @@ uint32_t df_occupancy(const struct net *n, uint32_t r, int port, int lo, int hi)
     uint32_t occ = 0, far = n->ports[op->far_in].cap;
     for (int v = lo; v <= hi; v++) {
         const struct ovc *o = &n->ovcs[(size_t)gp * (size_t)n->V + (size_t)v];
-        if (n->obuf_on)
+        if (n->obuf_on && !n->ob_credits)
             occ += n->obuf_unlimited ? o->ob_count : n->obuf_cap - (uint32_t)o->ob_space;
         if (!op->out_unlimited)
             occ += far - (uint32_t)o->credits;
