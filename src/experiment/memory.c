@@ -78,7 +78,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
 
     const double vcs = routers * P * V;
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
-                             routers * P * (double)sizeof *n->ports);
+                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare));
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);

@@ -200,9 +200,11 @@ static int build_ports(struct net *n)
 {
     const struct topo *t = &n->topo;
     size_t nports = (size_t)t->routers * (size_t)n->P;
-    n->ports = calloc(nports, sizeof *n->ports);
-    if (!n->ports)
+    n->ports = aligned_alloc(64, nports * sizeof *n->ports);
+    n->prare = calloc(nports, sizeof *n->prare);
+    if (!n->ports || !n->prare)
         return SATURN_ENOMEM;
+    memset(n->ports, 0, nports * sizeof *n->ports);
     for (uint32_t r = 0; r < t->routers; r++)
         for (int p = 0; p < n->P; p++) {
             struct port *pt = &n->ports[(size_t)r * n->P + p];
@@ -210,7 +212,7 @@ static int build_ports(struct net *n)
             pt->credit_lat = (uint16_t)n->credit_delay;
             pt->nvc = (uint8_t)(p >= t->radix ? n->inj_vcs : n->local_vcs);
             pt->router = r;
-            pt->link_hold = -1;
+            n->prare[(size_t)r * n->P + p].link_hold = -1;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
@@ -698,6 +700,7 @@ void net_destroy(struct net *n)
     free(n->iroute);
     free(n->ovcs);
     free(n->ports);
+    free(n->prare);
     free(n->nodes);
     free(n->inj_credits);
     free(n->node_active);

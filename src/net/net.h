@@ -119,9 +119,18 @@ struct port {
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
+};
+/* One cache line a port (the allocation is aligned to it): the router's
+ * cycle reads the ports of every active router, so a port that straddled
+ * two lines cost two misses on a network beyond the caches. Fields only
+ * the rarer options use live in struct port_rare. */
+_Static_assert(sizeof(struct port) == 64, "struct port is one cache line");
+
+/* A port's fields for the options RM_ANY alone handles (router.c). */
+struct port_rare {
+    uint64_t stolen;    /* output side: cycle + 1 in which the recovery lane uses the link */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
-    uint64_t stolen;    /* output side: cycle + 1 in which the recovery lane uses the link */
 };
 
 struct node {
@@ -229,7 +238,8 @@ struct net {
     uint64_t watchdog;
     uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
-    struct port *ports;     /* routers * P */
+    struct port *ports;     /* routers * P, 64-byte aligned */
+    struct port_rare *prare; /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */

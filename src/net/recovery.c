@@ -261,8 +261,8 @@ void recovery_step(struct net *n)
             i++;
             continue;
         }
-        struct port *op = &n->ports[rc->path[lf->hop]];
-        op->stolen = now + 1;
+        const struct port *op = &n->ports[rc->path[lf->hop]];
+        n->prare[rc->path[lf->hop]].stolen = now + 1;
         n->last_move = now;
         if (lf->hop + 1 < rc->hops) {
             n->flit_hops++;

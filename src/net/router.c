@@ -297,7 +297,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
-        op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
+        n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
 /* May the front flit of this output VC go on the link now? */
@@ -326,11 +326,11 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int p = __builtin_ctzll(pm);
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (ANY(M) && op->stolen == n->now + 1)
+        if (ANY(M) && n->prare[gop].stolen == n->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
         if (ANY(M) && n->packet_links) {
-            int v = op->link_hold;
+            int v = n->prare[gop].link_hold;
             if (v < 0) { /* the earliest waiting head */
                 uint64_t best_t = UINT64_MAX;
                 uint32_t best_pid = UINT32_MAX;
@@ -383,7 +383,7 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
                            const uint8_t *reqvc)
 {
     const int P = n->P, V = n->V;
-    struct port *pt = &n->ports[(size_t)r * P + op];
+    struct port_rare *pt = &n->prare[(size_t)r * P + op];
     const struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
     int pick = -1;
     if (pt->link_hold >= 0) {
@@ -622,7 +622,7 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
         granted[__builtin_ctzll(im)] = 0;
     for (uint64_t om = outs_any; om; om &= om - 1) {
         int op = __builtin_ctzll(om);
-        if (ANY(M) && __builtin_expect(ports[op].stolen == n->now + 1, 0))
+        if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         int s = ports[op].sa_out_rr;
         uint64_t rot = rotate_from(omask[op], s);
@@ -849,7 +849,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     continue;
                 /* an ejection port carrying another packet whole: wait */
                 if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
-                    ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
+                    n->prare[gp0 + iv->out_port].link_hold >= 0 &&
+                    n->prare[gp0 + iv->out_port].link_hold != p * V + v)
                     continue;
                 int op = iv->out_port;
                 outs |= 1ULL << op;
@@ -867,7 +868,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             uint64_t rot = rotate_from(omask[op], s);
             /* A node takes one flit per cycle whatever the speedup. */
             int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
-            if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
+            if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == now + 1, 0))
                 continue; /* the recovery lane has the link this cycle */
             if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
                 eject_in_order(n, w, r, op, omask[op], reqvc);
