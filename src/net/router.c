@@ -644,6 +644,71 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
     }
 }
 
+/* Switch allocation for speedup > 1 without the RM_ANY options: the
+ * general allocator's grants in its order (inputs in port order, each up
+ * to `speedup` ready VCs from its pointer for distinct outputs; outputs in
+ * the order first asked, each up to out_speedup inputs from its pointer,
+ * one for an ejection port), with the bounds in registers and an output
+ * asked by one input granted without the rotation. */
+HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int M)
+{
+    const int P = n->P, V = n->V, S = n->speedup, OS = n->out_speedup;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    const struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    const struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+    uint64_t omask[64], asked = 0;
+    uint8_t touched[64];
+    int ntouched = 0;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t m = ports[p].nonempty & ports[p].active;
+        if (!m)
+            continue;
+        const int s = ports[p].sa_in_rr;
+        uint64_t outs = 0;
+        int picked = 0;
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
+            const struct ivc *iv = &ivcs[p * V + v];
+            const int op = iv->out_port;
+            if (((outs >> op) & 1) || !can_send(n, ports, ovcs, iv, M))
+                continue;
+            outs |= 1ULL << op;
+            if (!((asked >> op) & 1)) {
+                asked |= 1ULL << op;
+                touched[ntouched++] = (uint8_t)op;
+                omask[op] = 0;
+            }
+            omask[op] |= 1ULL << p;
+            reqvc[op * P + p] = (uint8_t)v;
+            if (++picked == S)
+                break;
+        }
+    }
+    for (int t = 0; t < ntouched; t++) {
+        const int op = touched[t];
+        const uint64_t om = omask[op];
+        if (!(om & (om - 1))) { /* one input asks: it wins */
+            const int p = __builtin_ctzll(om), v = reqvc[op * P + p];
+            xfer(n, w, r, p, v, M);
+            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            continue;
+        }
+        const int s = ports[op].sa_out_rr;
+        const int grants = ports[op].kind == PORT_LOCAL ? 1 : OS;
+        uint64_t rot = rotate_from(om, s);
+        for (int g = 0; g < grants && rot; g++, rot &= rot - 1) {
+            const int p = unrotate(__builtin_ctzll(rot), s), v = reqvc[op * P + p];
+            xfer(n, w, r, p, v, M);
+            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        }
+    }
+}
+
 HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
@@ -814,6 +879,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
+    } else if (!ANY(M)) {
+        sw_alloc_multi(n, w, r, M);
     } else {
         uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
         int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
