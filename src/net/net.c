@@ -196,15 +196,28 @@ static int check_combinations(const struct saturn_config *cfg,
     return SATURN_OK;
 }
 
+/* Zeroed, cache-line aligned memory for count records of size bytes (the
+ * router's per-port and per-VC state: a record never straddles two lines
+ * when its size divides 64); free() releases it. */
+static void *zalloc_lines(size_t count, size_t size)
+{
+    if (size && count > (SIZE_MAX - 63) / size)
+        return NULL;
+    size_t bytes = (count * size + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
 static int build_ports(struct net *n)
 {
     const struct topo *t = &n->topo;
     size_t nports = (size_t)t->routers * (size_t)n->P;
-    n->ports = aligned_alloc(64, nports * sizeof *n->ports);
+    n->ports = zalloc_lines(nports, sizeof *n->ports);
     n->prare = calloc(nports, sizeof *n->prare);
     if (!n->ports || !n->prare)
         return SATURN_ENOMEM;
-    memset(n->ports, 0, nports * sizeof *n->ports);
     for (uint32_t r = 0; r < t->routers; r++)
         for (int p = 0; p < n->P; p++) {
             struct port *pt = &n->ports[(size_t)r * n->P + p];
@@ -256,7 +269,7 @@ static int build_ports(struct net *n)
 static int build_buffers(struct net *n)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
-    n->ivcs = calloc(nvc, sizeof *n->ivcs);
+    n->ivcs = zalloc_lines(nvc, sizeof *n->ivcs);
     n->iroute = calloc(nvc, sizeof *n->iroute);
     n->ovcs = calloc(nvc, sizeof *n->ovcs);
     if (!n->ivcs || !n->iroute || !n->ovcs)

@@ -65,18 +65,23 @@ struct packet {
  * through the deadlock-recovery lane (src/net/recovery.c). */
 enum ivc_state { IVC_IDLE, IVC_WAIT, IVC_ROUTING, IVC_VA, IVC_ACTIVE, IVC_RECOVER };
 
-/* An input VC: the fields every cycle touches (24 bytes). */
+/* An input VC: the fields every cycle touches (32 bytes: a VC never
+ * straddles two cache lines). */
 struct ivc {
     flit_t *buf;        /* ring, capacity mask + 1 */
     uint32_t head, count, mask;
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
+    uint32_t ready;     /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
+                           and not in struct ivc_route so that a head in its routing
+                           delay costs no look there; the router looks at it every
+                           cycle, so comparing it wrapping (router_step) is exact */
 };
+_Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
 /* An input VC's routing state, touched once per packet. */
 struct ivc_route {
-    uint64_t ready;     /* routing done */
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */

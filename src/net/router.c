@@ -471,7 +471,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
         n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
         ir->len = pk->len;
     }
-    ir->ready = now + n->route_delay;
+    iv->ready = (uint32_t)(now + n->route_delay);
     iv->state = IVC_ROUTING;
     n->arb_free[r] = now + (n->route_delay > 1 ? n->route_delay : 1);
     n->arb_rr[r] = (uint16_t)((unsigned)pick + 1 == nlin ? 0 : (unsigned)pick + 1);
@@ -762,11 +762,11 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     ir->pid = f.pid;
                 }
                 iv->state = IVC_ROUTING;
-                ir->ready = now + n->route_delay;
+                iv->ready = (uint32_t)(now + n->route_delay);
                 ir->t_front = ir->t_routed = now;
             }
             if (iv->state != IVC_VA) {
-                if (iv->state != IVC_ROUTING || now < ir->ready)
+                if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
             }
