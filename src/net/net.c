@@ -271,8 +271,9 @@ static int build_buffers(struct net *n)
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
     n->ivcs = zalloc_lines(nvc, sizeof *n->ivcs);
     n->iroute = calloc(nvc, sizeof *n->iroute);
-    n->ovcs = calloc(nvc, sizeof *n->ovcs);
-    if (!n->ivcs || !n->iroute || !n->ovcs)
+    n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
+    n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
+    if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed))
         return SATURN_ENOMEM;
     /* One slab for every bounded input VC, each a power-of-two ring of its
      * port's capacity, and one for the bounded output VC buffers; a VC
@@ -314,7 +315,8 @@ static int build_buffers(struct net *n)
         }
         struct ovc *o = &n->ovcs[i];
         o->owner = -1;
-        o->freed = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
+        if (n->ovc_freed)
+            n->ovc_freed[i] = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
         size_t gp = i / (size_t)n->V;
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
@@ -712,6 +714,7 @@ void net_destroy(struct net *n)
     free(n->ivcs);
     free(n->iroute);
     free(n->ovcs);
+    free(n->ovc_freed);
     free(n->ports);
     free(n->prare);
     free(n->nodes);

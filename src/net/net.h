@@ -92,16 +92,18 @@ struct ivc_route {
     struct route_result route;
 };
 
+/* An output VC (32 bytes, cache-line aligned allocation: one never
+ * straddles two lines). */
 struct ovc {
     int32_t credits;    /* free slots downstream (unused when unlimited) */
-    int32_t owner;      /* router-local input VC index holding it, or -1 */
+    int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
     /* output buffer (router.out_buf_flits > 0) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
     uint32_t ob_head, ob_count, ob_mask;
-    uint32_t freed;     /* low bits of the cycle its last tail crossed (router.va_stage) */
     flit_t *ob;
 };
+_Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
 
 enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
@@ -248,6 +250,8 @@ struct net {
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */
+    uint32_t *ovc_freed;    /* routers * P * V, router.va_stage only: the low bits of the
+                               cycle the output VC's last tail crossed */
     flit_t *slab;           /* bounded input VC buffers */
     flit_t *ob_slab;        /* bounded output VC buffers */
 

@@ -43,7 +43,7 @@ enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
  * switch stage next cycle, so the head crosses no earlier than then. */
 static inline bool ovc_free(const struct net *n, const struct ovc *o)
 {
-    return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
+    return o->owner < 0 && !(n->va_stage && n->ovc_freed[o - n->ovcs] == (uint32_t)(n->now - 1));
 }
 
 static inline int32_t out_room(const struct net *n, const struct port *op,
@@ -248,7 +248,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
         w->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
-        o->freed = (uint32_t)n->now;
+        if (n->va_stage)
+            n->ovc_freed[o - n->ovcs] = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
         if (n->rops->tail_left)
