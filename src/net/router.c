@@ -36,6 +36,10 @@ enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
 #define ANY(M) ((M) == RM_ANY)
 #define ISLIP(M) ((M) == RM_ANY || (M) == RM_ISLIP)
 #define OBUF_ON(n, M) (ISLIP(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
+/* A packet's t_out is read only by packet-ordered outputs, which run in
+ * RM_ANY: the other modes need not write it (a packet record less to touch
+ * per head and hop on a network beyond the caches). */
+#define T_OUT(M) ANY(M)
 #define HOT static inline __attribute__((always_inline))
 
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
@@ -232,7 +236,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
                 net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
-            if (f.flags & FLIT_HEAD)
+            if (T_OUT(M) && (f.flags & FLIT_HEAD))
                 n->pk[f.pid].t_out = n->now + n->xbar_delay;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
@@ -820,7 +824,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
-        if (ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
+        if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
