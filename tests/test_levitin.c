@@ -59,7 +59,7 @@ static void rule_free_lowest_busy_highest(void **state)
     assert_int_equal(ports[0], 0);
     assert_int_equal(ports[1], 2);
     assert_int_equal(route_port(n, 0, dst), 0);  /* both free: the lowest */
-    n->ports[0].link_hold = 1;                     /* +x carries a packet */
+    n->prare[0].link_hold = 1;                     /* +x carries a packet */
     assert_int_equal(route_port(n, 0, dst), 2);  /* the free one */
     n->ports[2].ob_nonempty = 1;                   /* +y has packets waiting */
     assert_int_equal(route_port(n, 0, dst), 2);  /* all busy: the highest's storage */
@@ -67,14 +67,14 @@ static void rule_free_lowest_busy_highest(void **state)
     n->ovcs[2 * n->V + 3].owner = 7;               /* +y being entered by a packet */
     assert_int_equal(route_port(n, 0, dst), 2);
     n->ovcs[2 * n->V + 3].owner = -1;
-    n->ports[0].link_hold = -1;
+    n->prare[0].link_hold = -1;
     /* distance exactly k/2 in x: both ways minimal, + (port 0) first */
     assert_int_equal(route_minimal_ports(n, 0, 4, ports), 2);
     assert_int_equal(ports[0], 0);
     assert_int_equal(ports[1], 1);
-    n->ports[0].link_hold = 0;
+    n->prare[0].link_hold = 0;
     assert_int_equal(route_port(n, 0, 4), 1);
-    n->ports[0].link_hold = -1;
+    n->prare[0].link_hold = -1;
     done(n, cfg);
 }
 

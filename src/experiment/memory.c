@@ -77,8 +77,10 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     m->buffers = (uint64_t)(flits * sizeof(flit_t));
 
     const double vcs = routers * P * V;
+    const double freed = saturn_config_bool(cfg, "router.va_stage") ? sizeof *n->ovc_freed : 0;
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
-                             routers * P * (double)sizeof *n->ports);
+                             vcs * freed +
+                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare));
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);

@@ -56,7 +56,7 @@ void net_hook_seize(struct net *n, uint32_t r, int p, int v)
 
 void net_hook_take_link(struct net *n, uint32_t gop, flit_t f, bool hop)
 {
-    n->ports[gop].stolen = n->now + 1;
+    n->prare[gop].stolen = n->now + 1;
     n->last_move = n->now;
     if (hop) {
         n->flit_hops++;

@@ -211,12 +211,27 @@ static int check_combinations(const struct saturn_config *cfg,
     return SATURN_OK;
 }
 
+/* Zeroed, cache-line aligned memory for count records of size bytes (the
+ * router's per-port and per-VC state: a record never straddles two lines
+ * when its size divides 64); free() releases it. */
+static void *zalloc_lines(size_t count, size_t size)
+{
+    if (size && count > (SIZE_MAX - 63) / size)
+        return NULL;
+    size_t bytes = (count * size + 63) & ~(size_t)63;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
 static int build_ports(struct net *n)
 {
     const struct topo *t = &n->topo;
     size_t nports = (size_t)t->routers * (size_t)n->P;
-    n->ports = calloc(nports, sizeof *n->ports);
-    if (!n->ports)
+    n->ports = zalloc_lines(nports, sizeof *n->ports);
+    n->prare = calloc(nports, sizeof *n->prare);
+    if (!n->ports || !n->prare)
         return SATURN_ENOMEM;
     for (uint32_t r = 0; r < t->routers; r++)
         for (int p = 0; p < n->P; p++) {
@@ -225,7 +240,7 @@ static int build_ports(struct net *n)
             pt->credit_lat = (uint16_t)n->credit_delay;
             pt->nvc = (uint8_t)(p >= t->radix ? n->inj_vcs : n->local_vcs);
             pt->router = r;
-            pt->link_hold = -1;
+            n->prare[(size_t)r * n->P + p].link_hold = -1;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
@@ -269,10 +284,11 @@ static int build_ports(struct net *n)
 static int build_buffers(struct net *n)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
-    n->ivcs = calloc(nvc, sizeof *n->ivcs);
+    n->ivcs = zalloc_lines(nvc, sizeof *n->ivcs);
     n->iroute = calloc(nvc, sizeof *n->iroute);
-    n->ovcs = calloc(nvc, sizeof *n->ovcs);
-    if (!n->ivcs || !n->iroute || !n->ovcs)
+    n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
+    n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
+    if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed))
         return SATURN_ENOMEM;
     /* One slab for every bounded input VC, each a power-of-two ring of its
      * port's capacity, and one for the bounded output VC buffers; a VC
@@ -316,7 +332,8 @@ static int build_buffers(struct net *n)
         }
         struct ovc *o = &n->ovcs[i];
         o->owner = -1;
-        o->freed = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
+        if (n->ovc_freed)
+            n->ovc_freed[i] = UINT32_MAX; /* no tail crossed at cycle 0 - 1 */
         size_t gp = i / (size_t)n->V;
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
@@ -731,7 +748,9 @@ void net_destroy(struct net *n)
     free(n->ivcs);
     free(n->iroute);
     free(n->ovcs);
+    free(n->ovc_freed);
     free(n->ports);
+    free(n->prare);
     free(n->nodes);
     free(n->inj_credits);
     free(n->node_active);

@@ -65,18 +65,23 @@ struct packet {
  * through the deadlock-recovery lane (src/route/disha_lane.c). */
 enum ivc_state { IVC_IDLE, IVC_WAIT, IVC_ROUTING, IVC_VA, IVC_ACTIVE, IVC_RECOVER };
 
-/* An input VC: the fields every cycle touches (24 bytes). */
+/* An input VC: the fields every cycle touches (32 bytes: a VC never
+ * straddles two cache lines). */
 struct ivc {
     flit_t *buf;        /* ring, capacity mask + 1 */
     uint32_t head, count, mask;
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
+    uint32_t ready;     /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
+                           and not in struct ivc_route so that a head in its routing
+                           delay costs no look there; the router looks at it every
+                           cycle, so comparing it wrapping (router_step) is exact */
 };
+_Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
 /* An input VC's routing state, touched once per packet. */
 struct ivc_route {
-    uint64_t ready;     /* routing done */
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */
@@ -87,16 +92,18 @@ struct ivc_route {
     struct route_result route;
 };
 
+/* An output VC (32 bytes, cache-line aligned allocation: one never
+ * straddles two lines). */
 struct ovc {
     int32_t credits;    /* free slots downstream (unused when unlimited) */
-    int32_t owner;      /* router-local input VC index holding it, or -1 */
+    int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
     /* output buffer (router.out_buf_flits > 0) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
     uint32_t ob_head, ob_count, ob_mask;
-    uint32_t freed;     /* low bits of the cycle its last tail crossed (router.va_stage) */
     flit_t *ob;
 };
+_Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
 
 enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
@@ -119,9 +126,18 @@ struct port {
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
+};
+/* One cache line a port (the allocation is aligned to it): the router's
+ * cycle reads the ports of every active router, so a port that straddled
+ * two lines cost two misses on a network beyond the caches. Fields only
+ * the rarer options use live in struct port_rare. */
+_Static_assert(sizeof(struct port) == 64, "struct port is one cache line");
+
+/* A port's fields for the options RM_ANY alone handles (router.c). */
+struct port_rare {
+    uint64_t stolen;    /* output side: cycle + 1 in which a hook (the recovery lane) uses the link */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
-    uint64_t stolen;    /* output side: cycle + 1 in which a hook (the recovery lane) uses the link */
 };
 
 struct node {
@@ -240,10 +256,13 @@ struct net {
     uint64_t watchdog;
     uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
-    struct port *ports;     /* routers * P */
+    struct port *ports;     /* routers * P, 64-byte aligned */
+    struct port_rare *prare; /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */
+    uint32_t *ovc_freed;    /* routers * P * V, router.va_stage only: the low bits of the
+                               cycle the output VC's last tail crossed */
     flit_t *slab;           /* bounded input VC buffers */
     flit_t *ob_slab;        /* bounded output VC buffers */
     uint32_t *ob_up;        /* router.obuf_credits = downstream: per ob_slab slot, the global

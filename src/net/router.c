@@ -36,6 +36,10 @@ enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
 #define ANY(M) ((M) == RM_ANY)
 #define ISLIP(M) ((M) == RM_ANY || (M) == RM_ISLIP)
 #define OBUF_ON(n, M) (ISLIP(M) ? (n)->obuf_on : (M) == RM_PLAIN_OBUF)
+/* A packet's t_out is read only by packet-ordered outputs, which run in
+ * RM_ANY: the other modes need not write it (a packet record less to touch
+ * per head and hop on a network beyond the caches). */
+#define T_OUT(M) ANY(M)
 #define HOT static inline __attribute__((always_inline))
 
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
@@ -43,7 +47,7 @@ enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
  * switch stage next cycle, so the head crosses no earlier than then. */
 static inline bool ovc_free(const struct net *n, const struct ovc *o)
 {
-    return o->owner < 0 && !(n->va_stage && o->freed == (uint32_t)(n->now - 1));
+    return o->owner < 0 && !(n->va_stage && n->ovc_freed[o - n->ovcs] == (uint32_t)(n->now - 1));
 }
 
 /* obq: router.obuf_credits = downstream, where a flit needs a slot of the
@@ -284,7 +288,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
                 net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
-            if (f.flags & FLIT_HEAD)
+            if (T_OUT(M) && (f.flags & FLIT_HEAD))
                 n->pk[f.pid].t_out = n->now + n->xbar_delay;
             o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
             op->ob_nonempty |= 1ULL << iv->out_vc;
@@ -300,7 +304,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
         w->cyc_na++, n->rna[r]++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
-        o->freed = (uint32_t)n->now;
+        if (n->va_stage)
+            n->ovc_freed[o - n->ovcs] = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
         if (n->rops->tail_left)
@@ -372,7 +377,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
-        op->link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
+        n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
 /* May the front flit of this output VC go on the link now? (With
@@ -402,11 +407,11 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int p = __builtin_ctzll(pm);
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (ANY(M) && op->stolen == n->now + 1)
+        if (ANY(M) && n->prare[gop].stolen == n->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
         if (ANY(M) && n->packet_links) {
-            int v = op->link_hold;
+            int v = n->prare[gop].link_hold;
             if (v < 0) { /* the earliest waiting head */
                 uint64_t best_t = UINT64_MAX;
                 uint32_t best_pid = UINT32_MAX;
@@ -459,7 +464,7 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
                            const uint8_t *reqvc)
 {
     const int P = n->P, V = n->V;
-    struct port *pt = &n->ports[(size_t)r * P + op];
+    struct port_rare *pt = &n->prare[(size_t)r * P + op];
     const struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
     int pick = -1;
     if (pt->link_hold >= 0) {
@@ -547,7 +552,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
         n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
         ir->len = pk->len;
     }
-    ir->ready = now + n->route_delay;
+    iv->ready = (uint32_t)(now + n->route_delay);
     iv->state = IVC_ROUTING;
     n->arb_free[r] = now + (n->route_delay > 1 ? n->route_delay : 1);
     n->arb_rr[r] = (uint16_t)((unsigned)pick + 1 == nlin ? 0 : (unsigned)pick + 1);
@@ -698,7 +703,7 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
         granted[__builtin_ctzll(im)] = 0;
     for (uint64_t om = outs_any; om; om &= om - 1) {
         int op = __builtin_ctzll(om);
-        if (ANY(M) && __builtin_expect(ports[op].stolen == n->now + 1, 0))
+        if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
         int s = ports[op].sa_out_rr;
         uint64_t rot = rotate_from(omask[op], s);
@@ -717,6 +722,71 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
         ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
         ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
         ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+    }
+}
+
+/* Switch allocation for speedup > 1 without the RM_ANY options: the
+ * general allocator's grants in its order (inputs in port order, each up
+ * to `speedup` ready VCs from its pointer for distinct outputs; outputs in
+ * the order first asked, each up to out_speedup inputs from its pointer,
+ * one for an ejection port), with the bounds in registers and an output
+ * asked by one input granted without the rotation. */
+HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int M)
+{
+    const int P = n->P, V = n->V, S = n->speedup, OS = n->out_speedup;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    const struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    const struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+    uint64_t omask[64], asked = 0;
+    uint8_t touched[64];
+    int ntouched = 0;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t m = ports[p].nonempty & ports[p].active;
+        if (!m)
+            continue;
+        const int s = ports[p].sa_in_rr;
+        uint64_t outs = 0;
+        int picked = 0;
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
+            const struct ivc *iv = &ivcs[p * V + v];
+            const int op = iv->out_port;
+            if (((outs >> op) & 1) || !can_send(n, ports, ovcs, iv, M))
+                continue;
+            outs |= 1ULL << op;
+            if (!((asked >> op) & 1)) {
+                asked |= 1ULL << op;
+                touched[ntouched++] = (uint8_t)op;
+                omask[op] = 0;
+            }
+            omask[op] |= 1ULL << p;
+            reqvc[op * P + p] = (uint8_t)v;
+            if (++picked == S)
+                break;
+        }
+    }
+    for (int t = 0; t < ntouched; t++) {
+        const int op = touched[t];
+        const uint64_t om = omask[op];
+        if (!(om & (om - 1))) { /* one input asks: it wins */
+            const int p = __builtin_ctzll(om), v = reqvc[op * P + p];
+            xfer(n, w, r, p, v, M);
+            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            continue;
+        }
+        const int s = ports[op].sa_out_rr;
+        const int grants = ports[op].kind == PORT_LOCAL ? 1 : OS;
+        uint64_t rot = rotate_from(om, s);
+        for (int g = 0; g < grants && rot; g++, rot &= rot - 1) {
+            const int p = unrotate(__builtin_ctzll(rot), s), v = reqvc[op * P + p];
+            xfer(n, w, r, p, v, M);
+            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        }
     }
 }
 
@@ -773,11 +843,11 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     ir->pid = f.pid;
                 }
                 iv->state = IVC_ROUTING;
-                ir->ready = now + n->route_delay;
+                iv->ready = (uint32_t)(now + n->route_delay);
                 ir->t_front = ir->t_routed = now;
             }
             if (iv->state != IVC_VA) {
-                if (iv->state != IVC_ROUTING || now < ir->ready)
+                if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
             }
@@ -832,7 +902,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
-        if (ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
+        if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
@@ -892,6 +962,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
             ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
         }
+    } else if (!ANY(M)) {
+        sw_alloc_multi(n, w, r, M);
     } else {
         uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
         int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
@@ -927,7 +999,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     continue;
                 /* an ejection port carrying another packet whole: wait */
                 if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
-                    ports[iv->out_port].link_hold >= 0 && ports[iv->out_port].link_hold != p * V + v)
+                    n->prare[gp0 + iv->out_port].link_hold >= 0 &&
+                    n->prare[gp0 + iv->out_port].link_hold != p * V + v)
                     continue;
                 int op = iv->out_port;
                 outs |= 1ULL << op;
@@ -945,7 +1018,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             uint64_t rot = rotate_from(omask[op], s);
             /* A node takes one flit per cycle whatever the speedup. */
             int grants = ports[op].kind == PORT_LOCAL ? 1 : n->out_speedup;
-            if (ANY(M) && __builtin_expect(ports[op].stolen == now + 1, 0))
+            if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == now + 1, 0))
                 continue; /* the recovery lane has the link this cycle */
             if (ANY(M) && n->packet_links && ports[op].kind == PORT_LOCAL) {
                 eject_in_order(n, w, r, op, omask[op], reqvc);

@@ -19,7 +19,7 @@ static bool port_free(const struct net *n, uint32_t router, int port)
 {
     size_t gp = (size_t)router * n->P + (size_t)port;
     const struct port *pt = &n->ports[gp];
-    if (pt->ob_nonempty || pt->link_hold >= 0)
+    if (pt->ob_nonempty || n->prare[gp].link_hold >= 0)
         return false;
     for (int v = 0; v < n->Vd; v++)
         if (n->ovcs[gp * n->V + v].owner >= 0)
