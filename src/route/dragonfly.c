@@ -21,7 +21,7 @@ const struct saturn_param route_dragonfly_params[] = {
      "olm, base, hybrid, ectn with dragonfly.global_misroute = mm: the routers z a packet that "
      "arrived by a local hop x -> i in its source group may be misrouted to (z must then take "
      "one of its global links): climbing, those with (i - x) mod a < (z - i) mod a, which keeps "
-     "local VC 0 acyclic (about half of the group, none when x = i - 1); all, every other "
+     "local VC 0 acyclic (about half of the group, none when x = i + 1); all, every other "
      "router (FOGSim's LOCAL_MM), acyclic only through the minimal path, so it needs "
      "dragonfly.misroute_room = true and a head routed again while it waits"},
     {"dragonfly.misroute_room", SATURN_PARAM_BOOL, "true", 0, 0, NULL,
