@@ -547,6 +547,41 @@ static void mm_paths(void **state)
     test_net_free(n, cfg);
 }
 
+/* dragonfly.mm_targets: at the router i that owns the minimal global
+ * link, a packet that came by a local hop from x = i + 1 has no climbing mm
+ * option ((i - x) mod a = a - 1 is below no (z - i) mod a), so it can only
+ * wait for the minimal link; with all it may go to every other router of
+ * the group (FOGSim's LOCAL_MM nominates every port but the minimal one). */
+static void mm_targets_all(void **state)
+{
+    (void)state;
+    for (int all = 0; all < 2; all++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("base", all ? "dragonfly.mm_targets=all" : NULL, &cfg);
+        const struct topo *t = &n->topo;
+        struct df_opts o;
+        df_opts_read(cfg, n, &o);
+        assert_int_equal(o.mm_all, all);
+        /* y owns group 0's link to group gd; s is the router after y */
+        uint32_t y = 2, gd = df_link_group(t, 0, (uint32_t)df_index(t, y) * (uint32_t)t->h);
+        uint32_t s = y + 1, d = gd * (uint32_t)t->a + 1, yy;
+        struct packet p = packet_between(n, s, d);
+        p.route[0] = NET_NONE;
+        int yin;
+        topo_link(t, s, df_port_to_router(t, s, d), &yy, &yin);
+        assert_int_equal(yy, y);
+        struct df_plan plan;
+        df_plan(n, &o, y, yin, 0, &p, &plan);
+        assert_true(plan.mm && !plan.global && !plan.forced);
+        assert_int_equal(plan.nopt, all ? t->a - 1 : 0);
+        for (int k = 0; k < plan.nopt; k++) {
+            assert_int_equal(topo_port_class(t, plan.opt[k].port), TOPO_LOCAL);
+            assert_int_equal(plan.opt[k].vc_lo, 0); /* on L0, as a climbing one */
+        }
+        test_net_free(n, cfg);
+    }
+}
+
 /* The counter trigger at its edge: a counter equal to the threshold fires
  * with contention.trigger = reaches and not with exceeds; a misroute goes
  * only to options under the threshold, and (misroute_room) open ones. */
@@ -1157,7 +1192,8 @@ static void every_routing_survives_saturation(void **state)
         {"base", NULL}, {"hybrid", NULL}, {"ectn", NULL},
         {"ugal", "val.intermediate=group"}, {"pb", "val.intermediate=group"},
         {"olm", "dragonfly.vc_choice=lowest"}, {"ectn", "dragonfly.vc_choice=lowest"},
-        {"olm", "router.transit_priority=true"}, {"pb", "router.transit_priority=true"}};
+        {"olm", "router.transit_priority=true"}, {"pb", "router.transit_priority=true"},
+        {"base", "dragonfly.mm_targets=all"}, {"hybrid", "dragonfly.mm_targets=all"}};
     const char *const patterns[] = {"traffic.pattern=uniform", "traffic.pattern=adv"};
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++)
         for (int j = 0; j < 2; j++) {
@@ -1204,6 +1240,14 @@ static void bad_input(void **state)
                                              NULL},
                        "routing.algorithm");
     expect_input_error((const char *const[]){"routing.algorithm=ectn", NULL}, "routing.algorithm");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=base",
+                                             "dragonfly.mm_targets=all",
+                                             "dragonfly.misroute_room=false", NULL},
+                       "dragonfly.mm_targets");
+    expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=base",
+                                             "dragonfly.mm_targets=all", "routing.reroute=once",
+                                             NULL},
+                       "dragonfly.mm_targets");
     expect_input_error((const char *const[]){"network.topology=dragonfly", "routing.algorithm=ectn",
                                              "ectn.delay=100", NULL},
                        "ectn.delay");
@@ -1229,6 +1273,7 @@ int main(void)
         cmocka_unit_test(base_counts_one_packet),
         cmocka_unit_test(counters_exact_under_load),
         cmocka_unit_test(mm_paths),
+        cmocka_unit_test(mm_targets_all),
         cmocka_unit_test(trigger_at_threshold),
         cmocka_unit_test(olm_trigger_blocked),
         cmocka_unit_test(waiting_heads_rerouted),

@@ -106,6 +106,7 @@ static const struct rule {
     {"network.k", torus_or_mesh},
     {"network.n", torus_or_mesh},
     {"dragonfly.global_misroute", misrouting},
+    {"dragonfly.mm_targets", misrouting},
     {"dragonfly.misroute_room", misrouting},
     {"dragonfly.vc_choice", misrouting},
     {"dragonfly.", dragonfly},

@@ -8,6 +8,7 @@ static const char *const occ_vcs_names[] = {"range", "first", NULL};
 static const char *const occ_max_names[] = {"buffers", "next_input", NULL};
 static const char *const vc_choice_names[] = {"range", "lowest", NULL};
 static const char *const val_exclude_names[] = {"source_destination", "source", NULL};
+static const char *const mm_targets_names[] = {"climbing", "all", NULL};
 
 const struct saturn_param route_dragonfly_params[] = {
     {"dragonfly.global_misroute", SATURN_PARAM_ENUM, "mm", 0, 0, global_names,
@@ -16,6 +17,13 @@ const struct saturn_param route_dragonfly_params[] = {
      "through a local hop to another router that must then take one of its global links; crg: "
      "through the current router's other global links only (FOGSim's default at the paper's "
      "release)"},
+    {"dragonfly.mm_targets", SATURN_PARAM_ENUM, "climbing", 0, 0, mm_targets_names,
+     "olm, base, hybrid, ectn with dragonfly.global_misroute = mm: the routers z a packet that "
+     "arrived by a local hop x -> i in its source group may be misrouted to (z must then take "
+     "one of its global links): climbing, those with (i - x) mod a < (z - i) mod a, which keeps "
+     "local VC 0 acyclic (about half of the group, none when x = i + 1); all, every other "
+     "router (FOGSim's LOCAL_MM), acyclic only through the minimal path, so it needs "
+     "dragonfly.misroute_room = true and a head routed again while it waits"},
     {"dragonfly.misroute_room", SATURN_PARAM_BOOL, "true", 0, 0, NULL,
      "olm, base, hybrid, ectn: a nonminimal option must be available (a free VC with room for "
      "the packet) to be chosen, as in FOGSim (the paper's 'available ports'); false: any "
@@ -65,6 +73,7 @@ void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct d
 {
     o->mm = saturn_config_enum(cfg, "dragonfly.global_misroute") == 0;
     o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
+    o->mm_all = saturn_config_enum(cfg, "dragonfly.mm_targets") == 1;
     o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
     o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
@@ -161,6 +170,21 @@ int df_check(const struct saturn_config *cfg, const struct net *n, int local_slo
         return saturn_config_fail(cfg, "dragonfly.global_vcs", err,
                                   "routing.algorithm = %s needs at least %d VCs on global "
                                   "ports to be deadlock-free", policy, global_slots);
+    /* mm_targets = all has cycles on local VC 0 (x -> i -> z -> ... -> x):
+     * a head may take such a hop only when it can move now, and must be able
+     * to fall back to its minimal path (a global link) the next cycle */
+    if (saturn_config_enum(cfg, "dragonfly.mm_targets") == 1 &&
+        saturn_config_enum(cfg, "dragonfly.global_misroute") == 0) {
+        if (!saturn_config_bool(cfg, "dragonfly.misroute_room"))
+            return saturn_config_fail(cfg, "dragonfly.mm_targets", err,
+                                      "dragonfly.mm_targets = all needs "
+                                      "dragonfly.misroute_room = true (its local hops are "
+                                      "deadlock-free only through the minimal path)");
+        if (saturn_config_enum(cfg, "routing.reroute") == 1) /* once (the OLM family's auto: waiting) */
+            return saturn_config_fail(cfg, "dragonfly.mm_targets", err,
+                                      "dragonfly.mm_targets = all needs a waiting head to be "
+                                      "routed again (routing.reroute = waiting or auto)");
+    }
     if (n->central)
         return saturn_config_fail(cfg, "router.arbiter", err,
                                   "Dragonfly policies decide once per head and router; use "
@@ -422,7 +446,7 @@ static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r,
             const struct route_cand c = olm_vcs(n, o, 0, arrival, true, DF_REST_GLGL);
             for (int q = 0; q < a - 1; q++) {
                 int z = df_local_peer(i, q);
-                if (q == mp || ring_ahead(x, i, a) >= ring_ahead(i, z, a))
+                if (q == mp || (!o->mm_all && ring_ahead(x, i, a) >= ring_ahead(i, z, a)))
                     continue;
                 plan->opt[plan->nopt++] = (struct route_cand){(uint16_t)q, c.vc_lo, c.vc_hi};
             }

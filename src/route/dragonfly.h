@@ -45,6 +45,8 @@ struct df_opts {
     bool mm;        /* dragonfly.global_misroute = mm: in transit in the source group a
                        global misroute goes through another router's global link (MM+L);
                        crg: through this router's other global links */
+    bool mm_all;    /* dragonfly.mm_targets = all: an mm local hop may go to every other
+                       router of the group (FOGSim), not only the climbing ones */
     bool room;      /* dragonfly.misroute_room: a nonminimal option must be available
                        (a free VC with room for the packet) to be chosen */
     bool reaches;   /* contention.trigger = reaches: counter >= threshold (FOGSim, and
