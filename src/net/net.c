@@ -738,6 +738,10 @@ void net_destroy(struct net *n)
             for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
                 free(w->credit[i].i);
         free(w->credit);
+        if (w->arrive)
+            for (size_t i = 0; i <= (size_t)n->wheel_mask; i++)
+                free(w->arrive[i].i);
+        free(w->arrive);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -1034,6 +1038,28 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
+    /* Flits a router of this partition sent here (net_send_direct): they
+     * are in their rings already, and count from now on. */
+    struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
+    const uint32_t *const ai = aq->i, na = aq->n;
+    for (uint32_t i = 0; i < na; i++) {
+        const uint32_t gp = ai[i] >> 6, v = ai[i] & 63;
+        struct port *pt = &ports[gp];
+        struct ivc *iv = &ivcs[(size_t)gp * V + v];
+        const uint32_t r = pt->router, p = gp - r * P;
+        iv->pending--;
+        if (iv->count++ == 0) {
+            pt->nonempty |= 1ULL << v;
+            if (((mob_ports >> p) & 1) && !((meta_bit >> v) & 1))
+                rnvc[r]++;
+            rports[r] |= 1ULL << p;
+        }
+        rocc[r]++;
+        router_active[r >> 6] |= 1ULL << (r & 63);
+    }
+    aq->n = 0;
+    if (na)
+        moved = true; /* never the meta VC: its flits travel as events (meta_xfer) */
     if (moved)
         w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
