@@ -101,8 +101,11 @@ void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
  * port gp, a port of partition w's own routers, and arrives at cycle
  * `when`: it is written into the ring now, after the flits already there
  * or on their way (a link delivers in order, one flit a cycle), and
- * counted in when it arrives (net_part_deliver). Only the credits
- * guarantee the room, as for an event. */
+ * counted in when it arrives (net_part_deliver). The sender's credits
+ * guarantee the room (count + pending <= the port's capacity <= the ring);
+ * the audit checks both (sim.check_invariants, every cycle in debug
+ * builds), not this path: a test here cost 0.7 % of the torus's
+ * instructions (callgrind). */
 static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
                                                                   struct net_part *w,
                                                                   uint64_t when, uint32_t gp,
@@ -110,11 +113,6 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
 {
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + vc];
     const uint32_t at = iv->count + iv->pending;
-    if (__builtin_expect(at > iv->mask, 0)) {
-        net_part_fail(w, net_fail_key_arrival(EV_FLIT, (size_t)gp * n->V + vc),
-                      "input buffer overflow at port %u vc %u (credit bug)", gp, vc);
-        return;
-    }
     iv->buf[(iv->head + at) & iv->mask] = f;
     iv->pending++;
     struct creditq *q = &w->arrive[when & n->wheel_mask];
