@@ -978,8 +978,9 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 /* Flits a router of partition w sent to its own routers (net_send_direct)
  * and arriving now: they are in their rings already and count from now
  * on; their masks are set as an event's arrival sets them. Whether any
- * arrived (never on the meta VC: its flits travel as events, meta_xfer). */
-static bool deliver_arrivals(struct net *n, struct net_part *w)
+ * arrived (never on the meta VC: its flits travel as events, meta_xfer).
+ * Out of line, so that its loop keeps its bounds in registers. */
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
 {
     struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
