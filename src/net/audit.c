@@ -35,12 +35,27 @@ bool net_audit(struct net *n)
         free(xbar);
         return true; /* cannot audit without memory; not a network fault */
     }
+    /* A flit sent without an event (net_send_direct) is in its ring
+     * already, pending until it arrives: listed once in its arrival slot. */
+    int64_t *listed = calloc(nvc, sizeof *listed);
+    if (!listed) {
+        free(flow);
+        free(nodeflow);
+        free(xbar);
+        return true;
+    }
+    for (size_t b = 0; b < (size_t)(n->wheel_mask + 1) * n->nparts; b++) {
+        const struct creditq *q = &n->parts[b / (n->wheel_mask + 1)].arrive[b % (n->wheel_mask + 1)];
+        for (uint32_t i = 0; i < q->n; i++)
+            listed[(size_t)(q->i[i] >> 6) * V + (q->i[i] & 63)]++;
+    }
     for (size_t i = 0; i < nvc; i++) {
+        const uint32_t in = n->ivcs[i].count + n->ivcs[i].pending;
         if (i % V == Vd)
-            meta_held += n->ivcs[i].count;
+            meta_held += in;
         else
-            held += n->ivcs[i].count + n->ovcs[i].ob_count;
-        flow[i] += n->ivcs[i].count;
+            held += in + n->ovcs[i].ob_count;
+        flow[i] += in;
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
     const size_t queues = (size_t)(n->wheel_mask + 1) * n->nq;
@@ -90,6 +105,16 @@ bool net_audit(struct net *n)
     held += n->lane_flits;
     bool ok = true;
     char msg[300];
+    for (size_t i = 0; ok && i < nvc; i++) {
+        const struct ivc *iv = &n->ivcs[i];
+        if (listed[i] != (int64_t)iv->pending || (iv->pending && iv->count + iv->pending > iv->mask + 1)) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits on their way in its ring, "
+                     "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V, iv->pending,
+                     (long long)listed[i], iv->count, iv->mask + 1);
+            ok = audit_fail(n, msg);
+        }
+    }
+    free(listed);
     if (held != n->flits_in_net) {
         snprintf(msg, sizeof msg, "%llu flits held or in flight, counters say %llu",
                  (unsigned long long)held, (unsigned long long)n->flits_in_net);

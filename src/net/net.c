@@ -738,6 +738,10 @@ void net_destroy(struct net *n)
             for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
                 free(w->credit[i].i);
         free(w->credit);
+        if (w->arrive)
+            for (size_t i = 0; i <= (size_t)n->wheel_mask; i++)
+                free(w->arrive[i].i);
+        free(w->arrive);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -971,6 +975,43 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
     }
 }
 
+/* Flits a router of partition w sent to its own routers (net_send_direct)
+ * and arriving now: they are in their rings already and count from now
+ * on; their masks are set as an event's arrival sets them. Whether any
+ * arrived (never on the meta VC: its flits travel as events, meta_xfer).
+ * Out of line, so that its loop keeps its bounds in registers. */
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+{
+    struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
+    const uint32_t na = aq->n;
+    if (!na)
+        return false;
+    const uint32_t V = (uint32_t)n->V, P = (uint32_t)n->P;
+    const uint64_t mob_ports = n->mob_ports;
+    struct port *const ports = n->ports;
+    struct ivc *const ivcs = n->ivcs;
+    uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
+    uint64_t *const rports = n->rports, *const router_active = n->router_active;
+    const uint32_t *const ai = aq->i;
+    for (uint32_t i = 0; i < na; i++) {
+        const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
+        struct port *pt = &ports[gp];
+        struct ivc *iv = &ivcs[(size_t)gp * V + v];
+        const uint32_t r = pt->router;
+        iv->pending--;
+        if (iv->count++ == 0) {
+            const uint32_t p = gp - r * P;
+            pt->nonempty |= 1ULL << v;
+            rnvc[r] += (uint32_t)(mob_ports >> p) & 1;
+            rports[r] |= 1ULL << p;
+        }
+        rocc[r]++;
+        router_active[r >> 6] |= 1ULL << (r & 63);
+    }
+    aq->n = 0;
+    return true;
+}
+
 /* This cycle's events for partition w's routers and nodes, from every
  * partition. None of them can depend on another's order: an input VC
  * takes at most one flit per cycle, credits only add up. */
@@ -1034,6 +1075,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
+    if (deliver_arrivals(n, w))
+        moved = true;
     if (moved)
         w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */

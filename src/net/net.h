@@ -77,6 +77,10 @@ struct ivc {
                            and not in struct ivc_route so that a head in its routing
                            delay costs no look there; the router looks at it every
                            cycle, so comparing it wrapping (router_step) is exact */
+    uint32_t pending;   /* flits on their way here, already written into the ring after
+                           the count arrived ones (a sender of the same partition writes
+                           at send time: net_send_direct); everything but delivery and the
+                           audit sees only the count arrived flits */
 };
 _Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
@@ -191,6 +195,14 @@ struct net_part {
     /* Credits this partition returns, by arrival slot and destination
      * partition: credit[slot * nparts + d]. */
     struct creditq *credit;
+    /* Arrivals without events: flits this partition sent to input VCs of
+     * its own routers over bounded links are written into the input ring
+     * at send time (struct ivc, pending); what arrives in a slot's cycle
+     * is listed here, by arrival slot, as (global input port << 6 | VC),
+     * so that delivery only counts it in and sets the masks. */
+    struct creditq *arrive;
+    uint32_t direct;      /* the far_part of ports whose flits take that path: index, or
+                             UINT32_MAX (none) when a port number does not fit in 26 bits */
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
     uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */

@@ -138,10 +138,13 @@ int net_partition_build(struct net *n, uint32_t threads)
             n->word_part[x] = (uint16_t)t;
         w->wheel = calloc(queues, sizeof *w->wheel);
         w->credit = calloc((size_t)(n->wheel_mask + 1) * T, sizeof *w->credit);
+        w->arrive = calloc((size_t)n->wheel_mask + 1, sizeof *w->arrive);
+        /* an arrival names its port in 26 bits (net_send_direct) */
+        w->direct = (uint64_t)n->topo.routers * (uint64_t)n->P <= (1u << 26) ? t : UINT32_MAX;
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);
         w->va_best = malloc((size_t)n->P * n->V * sizeof *w->va_best);
-        if (!w->wheel || !w->credit || !w->va_scratch || !w->sa_scratch || !w->va_best)
+        if (!w->wheel || !w->credit || !w->arrive || !w->va_scratch || !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
         memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
     }

@@ -187,9 +187,17 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M)
 {
-    if (!op->out_unlimited)
+    if (op->out_unlimited) {
+        net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
+    } else {
         o->credits--;
-    net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
+        /* into the next router's ring now, counted in on arrival, when
+         * that router is this partition's (no other thread reads it) */
+        if (op->far_part == w->direct)
+            net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
+        else
+            net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
+    }
     n->rocc[r]--;
     w->flit_hops++;
     op->last_send = n->now + 1;
