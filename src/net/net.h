@@ -229,6 +229,8 @@ struct net {
     uint32_t buf_cap, obuf_cap; /* buf_cap: injection and (local) network input VCs */
     uint32_t global_cap;    /* dragonfly: global input VCs */
     int inj_vcs;            /* VCs of an injection port (router.vcs) */
+    bool inj_vc_dst;        /* router.inject_vc = destination: a packet's injection VC is
+                               fixed by its destination (FOGSim's generator) */
     int local_vcs, global_vcs; /* VCs of local / global network ports (torus: both Vd) */
     uint32_t global_latency; /* dragonfly: global link and credit latency (local: link_latency) */
     bool obuf_on;           /* output buffers present (obuf_cap > 0 or unlimited) */
