@@ -936,16 +936,19 @@ static void olm_trigger_blocked(void **state)
     test_net_free(n, cfg);
 }
 
-/* olm.trigger = busy (FOGSim's CGA trigger: the minimal output out of
- * credits or its link in use): an open minimal output triggers the
- * occupancy comparison while its link carried a flit this cycle or the
- * last one, and not once the link has been idle longer. */
+/* olm.trigger = busy (FOGSim's CGA trigger on its input-output-queued
+ * router: the minimal output out of credits, or its output queue still
+ * receiving a packet through the crossbar): an open minimal output
+ * triggers the occupancy comparison while a flit crossed the switch into
+ * it this cycle or the last one, and not once it has been idle longer;
+ * flits crossing are recorded per output port. */
 static void olm_trigger_busy(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
     struct net *n = small_net("olm", "olm.trigger=busy", &cfg);
     const struct topo *t = &n->topo;
+    assert_non_null(n->xbar_last);
     struct df_opts o;
     df_opts_read(cfg, n, &o);
     assert_true(o.blocked && o.busy);
@@ -960,12 +963,12 @@ static void olm_trigger_busy(void **state)
         mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
     assert_true(df_cand_open(n, s, &plan.min, p.len));
     n->now = 100;
-    n->ports[gp].last_send = 0; /* idle link: no trigger */
+    n->xbar_last[gp] = 0; /* nothing crossed: no trigger */
     assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
-    n->ports[gp].last_send = n->now - 1; /* last flit two cycles ago */
+    n->xbar_last[gp] = n->now - 1; /* last flit crossed two cycles ago */
     assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
-    for (uint64_t sent = n->now; sent <= n->now + 1; sent++) { /* last cycle, this cycle */
-        n->ports[gp].last_send = sent;
+    for (uint64_t x = n->now; x <= n->now + 1; x++) { /* last cycle, this cycle */
+        n->xbar_last[gp] = x;
         int c = df_occupancy_choice(n, &o, s, &plan, &p, 50);
         assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
     }
@@ -976,8 +979,25 @@ static void olm_trigger_busy(void **state)
     assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
     for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
         mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap;
-    n->ports[gp].last_send = 0;
     n->now = 0;
+    memset(n->xbar_last, 0, (size_t)t->routers * (size_t)n->P * sizeof *n->xbar_last);
+    /* under load the crossing record follows the flits */
+    for (int i = 0; i < 20; i++)
+        net_packet_new(n, 0, (uint32_t)(5 + i), 4, true);
+    uint64_t seen = 0;
+    for (int c = 0; c < 2000 && n->packets_delivered < 20; c++) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        for (size_t k = 0; k < (size_t)t->routers * (size_t)n->P; k++)
+            if (n->xbar_last[k] > seen)
+                seen = n->xbar_last[k];
+        assert_true(seen <= n->now);
+        assert_true(net_audit(n));
+    }
+    assert_true(seen > 0);
+    assert_int_equal(n->packets_delivered, 20);
+    test_net_free(n, cfg);
+    n = small_net("olm", NULL, &cfg); /* not recorded otherwise */
+    assert_null(n->xbar_last);
     test_net_free(n, cfg);
 }
 

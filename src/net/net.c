@@ -629,6 +629,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                           "applies to dimension-order routing on a torus; a %s "
                                           "has no rings (its routings order their VCs "
                                           "themselves)", n->topo.name);
+    if (n->topo.kind == TOPO_DRAGONFLY && saturn_config_enum(cfg, "olm.trigger") == 2) {
+        /* olm.trigger = busy reads when a flit last crossed into each output */
+        n->xbar_last = calloc((size_t)n->topo.routers * n->P, sizeof *n->xbar_last);
+        if (!n->xbar_last)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (olm.trigger = busy)");
+    }
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
@@ -710,6 +716,7 @@ void net_trace_cell(struct net *n, struct net_part *w, uint32_t gop, uint8_t val
 void net_destroy(struct net *n)
 {
     net_pool_stop(n);
+    free(n->xbar_last);
     free(n->link_first);
     free(n->link_last);
     free(n->link_busy);

@@ -35,8 +35,10 @@ const struct saturn_param route_dragonfly_params[] = {
     {"olm.trigger", SATURN_PARAM_ENUM, "blocked", 0, 0, olm_trigger_names,
      "olm, hybrid: the occupancy comparison is made only when the minimal output cannot take "
      "the packet now (blocked: FOGSim's credit trigger), at every decision (always), or when "
-     "it cannot take the packet now or its link carried a flit in the last cycle (busy: "
-     "FOGSim's CGA trigger in full, 'out of credits or the link in use')"},
+     "it cannot take the packet now or a flit crossed the switch into it in this cycle or "
+     "the last one (busy: FOGSim's CGA trigger on its input-output-queued router, 'out of "
+     "credits or the link in use', where the port in use is its output queue still "
+     "receiving a packet)"},
     {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
      "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
      "(FOGSim's ThMin; the paper gives no value)"},
@@ -606,14 +608,14 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
  * below pct percent of the minimal output's (and open, with
  * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger
  * = blocked only while the minimal output cannot take the packet; with busy
- * also while its link carried a flit in this cycle or the last one. */
+ * also while a flit crossed the switch into it in this cycle or the last one. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
                         struct df_plan *plan, const struct packet *p, double pct)
 {
     if (plan->min_port < 0 || plan->nopt == 0)
         return -1;
     if (o->blocked && df_cand_open(n, r, &plan->min, p->len) &&
-        !(o->busy && n->ports[(size_t)r * (size_t)n->P + plan->min.port].last_send >= n->now))
+        !(o->busy && n->xbar_last[(size_t)r * (size_t)n->P + plan->min.port] >= n->now))
         return -1;
     double qmin = occupancy_frac(n, o, r, &plan->min);
     if (qmin < o->min_occ)
