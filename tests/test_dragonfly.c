@@ -936,6 +936,106 @@ static void olm_trigger_blocked(void **state)
     test_net_free(n, cfg);
 }
 
+/* olm.trigger = busy (FOGSim's CGA trigger on its input-output-queued
+ * router: the minimal output out of credits, or its output queue still
+ * receiving a packet through the crossbar): an open minimal output
+ * triggers the occupancy comparison while a flit crossed the switch into
+ * it this cycle or the last one, and not once it has been idle longer;
+ * flits crossing are recorded per output port. */
+static void olm_trigger_busy(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("olm", "olm.trigger=busy", &cfg);
+    const struct topo *t = &n->topo;
+    assert_non_null(n->xbar_last);
+    struct df_opts o;
+    df_opts_read(cfg, n, &o);
+    assert_true(o.blocked && o.busy);
+    uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
+    struct packet p = packet_between(n, s, d);
+    p.route[0] = NET_NONE;
+    struct df_plan plan;
+    df_plan(n, &o, s, t->radix, 0, &p, &plan);
+    size_t gp = (size_t)s * (size_t)n->P + (size_t)plan.min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++) /* 3/4 full, still open */
+        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
+    assert_true(df_cand_open(n, s, &plan.min, p.len));
+    n->now = 100;
+    n->xbar_last[gp] = 0; /* nothing crossed: no trigger */
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
+    n->xbar_last[gp] = n->now - 1; /* last flit crossed two cycles ago */
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
+    for (uint64_t x = n->now; x <= n->now + 1; x++) { /* last cycle, this cycle */
+        n->xbar_last[gp] = x;
+        int c = df_occupancy_choice(n, &o, s, &plan, &p, 50);
+        assert_true(c >= 0 && plan.opt[c].port != plan.min_port);
+    }
+    o.busy = false; /* blocked alone: an open output does not trigger */
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
+    o.busy = true;
+    o.min_occ = 0.9; /* busy, but below olm.min_occupancy (FOGSim's ThMin) */
+    assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1);
+    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
+        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap;
+    n->now = 0;
+    memset(n->xbar_last, 0, (size_t)t->routers * (size_t)n->P * sizeof *n->xbar_last);
+    /* under load the crossing record follows the flits */
+    for (int i = 0; i < 20; i++)
+        net_packet_new(n, 0, (uint32_t)(5 + i), 4, true);
+    uint64_t seen = 0;
+    for (int c = 0; c < 2000 && n->packets_delivered < 20; c++) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        for (size_t k = 0; k < (size_t)t->routers * (size_t)n->P; k++)
+            if (n->xbar_last[k] > seen)
+                seen = n->xbar_last[k];
+        assert_true(seen <= n->now);
+        assert_true(net_audit(n));
+    }
+    assert_true(seen > 0);
+    assert_int_equal(n->packets_delivered, 20);
+    test_net_free(n, cfg);
+    n = small_net("olm", NULL, &cfg); /* not recorded otherwise */
+    assert_null(n->xbar_last);
+    test_net_free(n, cfg);
+}
+
+/* router.inject_vc = destination (FOGSim's generator): a packet enters on
+ * VC floor(dst x VCs / nodes) and waits for that VC even when another has
+ * room, holding up the packets behind it; round_robin takes any VC with
+ * room. */
+static void inject_vc_by_destination(void **state)
+{
+    (void)state;
+    for (int rr = 0; rr < 2; rr++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("min", rr ? NULL : "router.inject_vc=destination", &cfg);
+        const uint32_t nodes = n->topo.nodes, vcs = (uint32_t)n->inj_vcs;
+        assert_true(vcs == 3 && nodes == 55);
+        uint32_t da = 30, db = 5; /* VC 1 and VC 0 */
+        assert_int_equal(da * vcs / nodes, 1);
+        assert_int_equal(db * vcs / nodes, 0);
+        int32_t *cr = &n->inj_credits[0];
+        int32_t keep = cr[1];
+        cr[1] = 0; /* VC 1 of node 0 full */
+        net_packet_new(n, 0, da, 4, true);
+        net_packet_new(n, 0, db, 4, true);
+        assert_true(net_can_start(n, 0) == (rr == 1)); /* round_robin: VC 2 or 0 */
+        cr[1] = keep;
+        for (int c = 0; c < 300; c++) {
+            assert_int_equal(net_step(n), SATURN_OK);
+            uint32_t gp = (uint32_t)topo_node_router(&n->topo, 0) * (uint32_t)n->P +
+                          (uint32_t)topo_node_port(&n->topo, 0);
+            if (!rr) /* only VCs 1 (to da) and 0 (to db) */
+                assert_true((n->ports[gp].nonempty & ~3ULL) == 0);
+            assert_true(net_audit(n));
+        }
+        assert_int_equal(n->packets_delivered, 2);
+        test_net_free(n, cfg);
+    }
+}
+
 /* PiggyBack's marks (pb.marks): a global link whose phits wait only on
  * global VC 1 (the second global hop of Valiant packets) is marked when
  * the marks count every VC, not when they count VC 0 (minimal packets'
@@ -1276,6 +1376,8 @@ int main(void)
         cmocka_unit_test(mm_targets_all),
         cmocka_unit_test(trigger_at_threshold),
         cmocka_unit_test(olm_trigger_blocked),
+        cmocka_unit_test(olm_trigger_busy),
+        cmocka_unit_test(inject_vc_by_destination),
         cmocka_unit_test(waiting_heads_rerouted),
         cmocka_unit_test(pb_marks_count_vc0_or_all),
         cmocka_unit_test(base_adv1_not_saturated_early),

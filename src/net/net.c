@@ -17,6 +17,7 @@ static const char *const arbiters[] = {"separable", "central", NULL};
 static const char *const sw_allocs[] = {"input_first", "islip", NULL};
 static const char *const obuf_credit_names[] = {"own", "downstream", NULL};
 static const char *const vc_allocs[] = {"separable", "islip", NULL};
+static const char *const inject_vc_names[] = {"round_robin", "destination", NULL};
 
 const struct saturn_param router_params[] = {
     {"router.vcs", SATURN_PARAM_INT, "3", 1, 64, NULL,
@@ -71,6 +72,11 @@ const struct saturn_param router_params[] = {
     {"router.inject_vcs", SATURN_PARAM_INT, "0", 0, 64, NULL,
      "VCs of a node's injection port, the first ones (0: router.vcs); 1: every packet enters "
      "on VC 0, as paper 000 words it (torus)"},
+    {"router.inject_vc", SATURN_PARAM_ENUM, "round_robin", 0, 0, inject_vc_names,
+     "the injection VC a new packet enters its router on: round_robin (the next injection VC, "
+     "after the last one used, that has room for it) or destination (FOGSim's generator: VC "
+     "floor(dst x VCs / nodes), fixed by the destination, so a packet waits for that VC and "
+     "the packets queued behind it at the source wait too)"},
     {"router.speedup", SATURN_PARAM_INT, "1", 1, 8, NULL,
      "internal speedup: crossbar inputs per input port (and outputs per output port when output-buffered)"},
     {"router.xbar_rate", SATURN_PARAM_INT, "1", 1, 8, NULL,
@@ -482,6 +488,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "router.vc_alloc", err,
                                   "islip lets every waiting head ask; the central arbiter "
                                   "(router.arbiter = central) routes one at a time");
+    n->inj_vc_dst = saturn_config_enum(cfg, "router.inject_vc") == 1;
     n->transit_first = saturn_config_bool(cfg, "router.transit_priority");
     if (n->transit_first && (n->sw_islip || n->va_islip))
         return saturn_config_fail(cfg, "router.transit_priority", err,
@@ -622,6 +629,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                           "applies to dimension-order routing on a torus; a %s "
                                           "has no rings (its routings order their VCs "
                                           "themselves)", n->topo.name);
+    if (n->topo.kind == TOPO_DRAGONFLY && saturn_config_enum(cfg, "olm.trigger") == 2) {
+        /* olm.trigger = busy reads when a flit last crossed into each output */
+        n->xbar_last = calloc((size_t)n->topo.routers * n->P, sizeof *n->xbar_last);
+        if (!n->xbar_last)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (olm.trigger = busy)");
+    }
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
@@ -703,6 +716,7 @@ void net_trace_cell(struct net *n, struct net_part *w, uint32_t gop, uint8_t val
 void net_destroy(struct net *n)
 {
     net_pool_stop(n);
+    free(n->xbar_last);
     free(n->link_first);
     free(n->link_last);
     free(n->link_busy);
@@ -839,6 +853,11 @@ static int pick_injection_vc(const struct net *n, uint32_t node, uint32_t len)
     const struct node *nd = &n->nodes[node];
     const int32_t *cr = &n->inj_credits[(size_t)node * n->V];
     int32_t need = n->switching == SW_VCT ? (int32_t)len : 1;
+    if (n->inj_vc_dst) {
+        const struct packet *p = &n->pk[nd->q[nd->qhead]];
+        int v = (int)((uint64_t)p->dst * (uint64_t)n->inj_vcs / n->topo.nodes);
+        return n->buf_cap == 0 || cr[v] >= need ? v : -1;
+    }
     for (int i = 1, v = nd->last_vc; i <= n->inj_vcs; i++) {
         if (++v >= n->inj_vcs)
             v = 0;

@@ -241,6 +241,8 @@ struct net {
     uint32_t buf_cap, obuf_cap; /* buf_cap: injection and (local) network input VCs */
     uint32_t global_cap;    /* dragonfly: global input VCs */
     int inj_vcs;            /* VCs of an injection port (router.vcs) */
+    bool inj_vc_dst;        /* router.inject_vc = destination: a packet's injection VC is
+                               fixed by its destination (FOGSim's generator) */
     int local_vcs, global_vcs; /* VCs of local / global network ports (torus: both Vd) */
     uint32_t global_latency; /* dragonfly: global link and credit latency (local: link_latency) */
     bool obuf_on;           /* output buffers present (obuf_cap > 0 or unlimited) */
@@ -310,6 +312,8 @@ struct net {
      * and last cycle a flit took the link (+1; 0 = never) and its busy
      * cycles; and the link-by-time chart. */
     uint64_t *link_first, *link_last, *link_busy;
+    uint64_t *xbar_last;    /* olm.trigger = busy: per output port, the last cycle a flit
+                               crossed the switch into it, + 1 (NULL otherwise) */
     uint64_t *node_span;    /* per node: first and last cycle (+1) a flit took its injection
                                channel, then its ejection channel (4 entries; with the links) */
     struct net_trace *trace;

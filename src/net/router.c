@@ -273,6 +273,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     struct port *op = &n->ports[gop];
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
     flit_t f;
+    if (n->xbar_last)
+        n->xbar_last[gop] = n->now + 1;
     if (ANY(M) && n->ob_credits && op->kind == PORT_NET)
         f = obuf_credit_pop(n, r, p, v, o, gp);
     else

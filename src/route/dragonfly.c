@@ -3,7 +3,7 @@
 
 static const char *const global_names[] = {"mm", "crg", NULL};
 static const char *const trigger_names[] = {"exceeds", "reaches", NULL};
-static const char *const olm_trigger_names[] = {"blocked", "always", NULL};
+static const char *const olm_trigger_names[] = {"blocked", "always", "busy", NULL};
 static const char *const occ_vcs_names[] = {"range", "first", NULL};
 static const char *const occ_max_names[] = {"buffers", "next_input", NULL};
 static const char *const vc_choice_names[] = {"range", "lowest", NULL};
@@ -34,7 +34,11 @@ const struct saturn_param route_dragonfly_params[] = {
      "(>, the wording of section III-B)"},
     {"olm.trigger", SATURN_PARAM_ENUM, "blocked", 0, 0, olm_trigger_names,
      "olm, hybrid: the occupancy comparison is made only when the minimal output cannot take "
-     "the packet now (blocked: FOGSim's credit trigger) or at every decision (always)"},
+     "the packet now (blocked: FOGSim's credit trigger), at every decision (always), or when "
+     "it cannot take the packet now or a flit crossed the switch into it in this cycle or "
+     "the last one (busy: FOGSim's CGA trigger on its input-output-queued router, 'out of "
+     "credits or the link in use', where the port in use is its output queue still "
+     "receiving a packet)"},
     {"olm.min_occupancy", SATURN_PARAM_REAL, "0", 0, 100, NULL,
      "olm, hybrid: the occupancy trigger needs the minimal output at least this percent full "
      "(FOGSim's ThMin; the paper gives no value)"},
@@ -75,7 +79,8 @@ void df_opts_read(const struct saturn_config *cfg, const struct net *n, struct d
     o->room = saturn_config_bool(cfg, "dragonfly.misroute_room");
     o->mm_all = saturn_config_enum(cfg, "dragonfly.mm_targets") == 1;
     o->reaches = saturn_config_enum(cfg, "contention.trigger") == 1;
-    o->blocked = saturn_config_enum(cfg, "olm.trigger") == 0;
+    o->blocked = saturn_config_enum(cfg, "olm.trigger") != 1;
+    o->busy = saturn_config_enum(cfg, "olm.trigger") == 2;
     o->min_occ = saturn_config_real(cfg, "olm.min_occupancy") / 100.0;
     o->occ_first = saturn_config_enum(cfg, "olm.occupancy_vcs") == 1;
     o->occ_next = saturn_config_enum(cfg, "olm.occupancy_max") == 1;
@@ -602,13 +607,15 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
 /* The occupancy trigger OLM and Hybrid share: options whose occupancy is
  * below pct percent of the minimal output's (and open, with
  * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger
- * = blocked only while the minimal output cannot take the packet. */
+ * = blocked only while the minimal output cannot take the packet; with busy
+ * also while a flit crossed the switch into it in this cycle or the last one. */
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
                         struct df_plan *plan, const struct packet *p, double pct)
 {
     if (plan->min_port < 0 || plan->nopt == 0)
         return -1;
-    if (o->blocked && df_cand_open(n, r, &plan->min, p->len))
+    if (o->blocked && df_cand_open(n, r, &plan->min, p->len) &&
+        !(o->busy && n->xbar_last[(size_t)r * (size_t)n->P + plan->min.port] >= n->now))
         return -1;
     double qmin = occupancy_frac(n, o, r, &plan->min);
     if (qmin < o->min_occ)

@@ -53,6 +53,8 @@ struct df_opts {
                        section VI-A's th <= p); exceeds: counter > threshold */
     bool blocked;   /* olm.trigger = blocked: the occupancy trigger (OLM, Hybrid) only
                        when the minimal output cannot take the packet now */
+    bool busy;      /* olm.trigger = busy: ... or a flit crossed into it this cycle or the
+                       last (FOGSim's CGA: its output queue still receiving a packet) */
     double min_occ;  /* olm.min_occupancy / 100: ... and is at least this full */
     bool occ_first;  /* olm.occupancy_vcs = first: occupancies of a candidate's first VC only
                         (FOGSim's per-VC credits); range: of all its VCs together */
