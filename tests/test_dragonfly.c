@@ -873,6 +873,23 @@ static void ugal_pb_group_paths(void **state)
         }
 }
 
+/* The OLM trigger tests' start: a packet from router s to a router of
+ * group 3, planned at s, whose minimal output's VCs hold 3/4 of their
+ * credits' worth elsewhere (still open); returns that output's global port. */
+static size_t plan_min_three_quarters(struct net *n, const struct df_opts *o, uint32_t s,
+                                      struct packet *p, struct df_plan *plan)
+{
+    const struct topo *t = &n->topo;
+    *p = packet_between(n, s, 3 * (uint32_t)t->a + 2);
+    p->route[0] = NET_NONE;
+    df_plan(n, o, s, t->radix, 0, p, plan);
+    size_t gp = (size_t)s * (size_t)n->P + (size_t)plan->min_port;
+    struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
+    for (int v = plan->min.vc_lo; v <= plan->min.vc_hi; v++)
+        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
+    return gp;
+}
+
 /* OLM's trigger: with olm.trigger = blocked no misroute while the minimal
  * output can take the packet, whatever the occupancies; once it cannot, the
  * options below olm.threshold percent of its occupancy (and open), unless
@@ -885,16 +902,11 @@ static void olm_trigger_blocked(void **state)
     const struct topo *t = &n->topo;
     struct df_opts o;
     df_opts_read(cfg, n, &o);
-    uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
-    struct packet p = packet_between(n, s, d);
-    p.route[0] = NET_NONE;
+    const uint32_t s = 0;
+    struct packet p;
     struct df_plan plan;
-    df_plan(n, &o, s, t->radix, 0, &p, &plan);
-    size_t gp = (size_t)s * (size_t)n->P + (size_t)plan.min_port;
+    const size_t gp = plan_min_three_quarters(n, &o, s, &p, &plan);
     struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
-    /* the minimal output's VCs hold 3/4 of their credits' worth elsewhere */
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++)
-        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
     assert_true(df_cand_open(n, s, &plan.min, p.len));
     assert_int_equal(df_occupancy_choice(n, &o, s, &plan, &p, 50), -1); /* not blocked */
     o.blocked = false;
@@ -952,15 +964,11 @@ static void olm_trigger_busy(void **state)
     struct df_opts o;
     df_opts_read(cfg, n, &o);
     assert_true(o.blocked && o.busy);
-    uint32_t s = 0, d = 3 * (uint32_t)t->a + 2;
-    struct packet p = packet_between(n, s, d);
-    p.route[0] = NET_NONE;
+    const uint32_t s = 0;
+    struct packet p;
     struct df_plan plan;
-    df_plan(n, &o, s, t->radix, 0, &p, &plan);
-    size_t gp = (size_t)s * (size_t)n->P + (size_t)plan.min_port;
+    const size_t gp = plan_min_three_quarters(n, &o, s, &p, &plan);
     struct ovc *mv = &n->ovcs[gp * (size_t)n->V];
-    for (int v = plan.min.vc_lo; v <= plan.min.vc_hi; v++) /* 3/4 full, still open */
-        mv[v].credits = (int32_t)n->ports[n->ports[gp].far_in].cap / 4;
     assert_true(df_cand_open(n, s, &plan.min, p.len));
     n->now = 100;
     n->xbar_last[gp] = 0; /* nothing crossed: no trigger */
