@@ -800,7 +800,13 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
     }
 }
 
-HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
+/* 1. Route heads at the front of idle VCs of the input ports pm (those
+ * of router r holding flits, or any superset of the ones with a waiting
+ * head), in port order; VC allocation requests and grants. With one
+ * central arbiter (run before), a head waits for it (WAIT), is routed
+ * alone, and goes back to waiting for it when no VC is granted. false
+ * when the router failed (its cycle stops). */
+HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -809,22 +815,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     struct ivc_route *iroute = &n->iroute[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = now + 1;
-    w->cyc_nv += nv;
-
-    /* 1. Route heads at the front of idle VCs; VC allocation requests.
-     * With one central arbiter, a head waits for it (WAIT), is routed
-     * alone, and goes back to waiting for it when no VC is granted. */
-    if (ANY(M) && n->central)
-        central_arbiter(n, w, r);
     struct va_req *req = w->va_scratch;
     int nreq = 0;
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+    for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
         while (m) {
@@ -837,7 +830,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 if (!(f.flags & FLIT_HEAD)) {
                     net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
                                      "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
-                    return;
+                    return false;
                 }
                 if (ANY(M) && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
                     meta_route(n, f.pid, &ir->route);
@@ -920,6 +913,31 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
+
+    return true;
+}
+
+HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t now = n->now;
+
+    /* Mobility: counted buffers holding a flit as the cycle starts. */
+    const uint32_t nv = n->rnvc[r];
+    n->rnv[r] = nv;
+    n->rna[r] = 0; /* counted by xfer */
+    n->rstamp[r] = now + 1;
+    w->cyc_nv += nv;
+
+    /* 1. Route heads, allocate VCs (alloc_vcs). */
+    if (ANY(M) && n->central)
+        central_arbiter(n, w, r);
+    if (!alloc_vcs(n, w, r, n->rports[r], M))
+        return;
 
     /* With a 1-cycle crossbar the switch writes the output buffers
      * directly (xfer), after the link stage has sent what reached them
@@ -1070,6 +1088,154 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         link_stage(n, w, r, NULL, M);
 }
 
+/* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
+ * router_step_impl's cycle with the switch requests made in the same pass
+ * over the ports that looks for waiting heads. VC allocation (alloc_vcs,
+ * out of line: most router-cycles have no head waiting) runs only for the
+ * ports holding one, which are asked again after it. The outputs are then
+ * served in router_step_impl's order, that of the first input port asking
+ * each (the lowest bit of its request mask), so that the flits leave in
+ * the same order. */
+static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_part *w,
+                                                      uint32_t r, uint64_t pm)
+{
+    return alloc_vcs(n, w, r, pm, RM_PLAIN);
+}
+
+/* Input port p's switch request at speedup 1: its first ready VC (m) from
+ * its pointer whose output VC has room (can_send); the request goes into
+ * the output's mask (cleared when the output is first asked). */
+HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, const struct ovc *ovcs,
+                     int V, int p, uint64_t m, uint64_t *asked, uint64_t *omask, uint8_t *osel,
+                     uint8_t *vsel, uint64_t *inreq)
+{
+    const int s = ports[p].sa_in_rr;
+    for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+        const int v = unrotate(__builtin_ctzll(rot), s);
+        const struct ivc *iv = &ivcs[p * V + v];
+        const int op = iv->out_port;
+        const struct port *opt = &ports[op];
+        if (opt->kind != PORT_LOCAL && !opt->out_unlimited && ovcs[op * V + iv->out_vc].credits <= 0)
+            continue;
+        const uint64_t ob = 1ULL << op;
+        if (!(*asked & ob)) {
+            *asked |= ob;
+            omask[op] = 0;
+        }
+        omask[op] |= 1ULL << p;
+        osel[p] = (uint8_t)op;
+        vsel[p] = (uint8_t)v;
+        *inreq |= 1ULL << p;
+        return;
+    }
+}
+
+/* xfer for router_step_plain1 (RM_PLAIN, no output buffers, no
+ * metapackets: every VC a data VC), with the router's arrays and the
+ * cycle in locals: the same steps in the same order. */
+HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
+                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v)
+{
+    const uint64_t now = n->now;
+    struct ivc *iv = &ivcs[p * V + v];
+    const int opn = iv->out_port, ovn = iv->out_vc;
+    struct port *op = &ports[opn];
+    struct ovc *o = &ovcs[opn * V + ovn];
+    const uint32_t gop = gp0 + (uint32_t)opn;
+    if (n->xbar_last)
+        n->xbar_last[gop] = now + 1;
+    /* net_ivc_pop */
+    const flit_t f = iv->buf[iv->head];
+    iv->head = (iv->head + 1) & iv->mask;
+    const uint64_t pbit = 1ULL << p, mob = n->mob_ports & pbit;
+    struct port *in = &ports[p];
+    if (--iv->count == 0) {
+        if (mob)
+            n->rnvc[r]--;
+        if (!(in->nonempty &= ~(1ULL << v)))
+            n->rports[r] &= ~pbit;
+    }
+    if (in->cap != 0)
+        net_push_credit(n, w, now + in->credit_lat, in->up_part,
+                        (in->up * (uint32_t)V + (uint32_t)v) |
+                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+    if (op->kind == PORT_LOCAL) {
+        n->rocc[r]--;
+        net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
+                       0, f);
+    } else {
+        onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN);
+    }
+    w->last_move = now;
+    if (mob)
+        w->cyc_na++, n->rna[r]++;
+    if (f.flags & FLIT_TAIL) {
+        o->owner = -1;
+        if (n->va_stage)
+            n->ovc_freed[o - n->ovcs] = (uint32_t)now;
+        iv->state = IVC_IDLE;
+        in->active &= ~(1ULL << v);
+        if (n->rops->tail_left)
+            n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
+    }
+}
+
+static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+
+    /* Mobility: counted buffers holding a flit as the cycle starts. */
+    const uint32_t nv = n->rnvc[r];
+    n->rnv[r] = nv;
+    n->rna[r] = 0; /* counted by xfer */
+    n->rstamp[r] = n->now + 1;
+    w->cyc_nv += nv;
+
+    uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
+    uint8_t osel[64], vsel[64];
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t ne = ports[p].nonempty, act = ports[p].active;
+        if (ne & ~act)
+            waiting |= 1ULL << p;
+        if (ne & act)
+            sa_request1(ports, ivcs, ovcs, V, p, ne & act, &asked, omask, osel, vsel, &inreq);
+    }
+    if (waiting) {
+        if (!alloc_vcs_plain(n, w, r, waiting))
+            return;
+        for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
+            const int p = __builtin_ctzll(pm);
+            if (inreq & (1ULL << p)) {
+                omask[osel[p]] &= ~(1ULL << p);
+                inreq &= ~(1ULL << p);
+            }
+            const uint64_t m = ports[p].nonempty & ports[p].active;
+            if (m)
+                sa_request1(ports, ivcs, ovcs, V, p, m, &asked, omask, osel, vsel, &inreq);
+        }
+    }
+    for (uint64_t im = inreq; im; im &= im - 1) {
+        const int q = __builtin_ctzll(im), op = osel[q];
+        const uint64_t om = omask[op];
+        if ((om & -om) != (1ULL << q))
+            continue; /* served with its first asker */
+        int p = q; /* asked by one input: it wins */
+        if (om & (om - 1)) {
+            const int s = ports[op].sa_out_rr;
+            p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
+        }
+        const int v = vsel[p];
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v);
+        ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+        ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+    }
+}
+
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
 {
     router_step_impl(n, w, r, RM_ANY);
@@ -1100,7 +1266,9 @@ router_step_fn router_step_for(const struct net *n)
         return router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
-    return n->obuf_on ? router_step_plain_obuf : router_step_plain;
+    if (n->obuf_on)
+        return router_step_plain_obuf;
+    return n->speedup == 1 ? router_step_plain1 : router_step_plain;
 }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
