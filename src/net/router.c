@@ -1107,7 +1107,7 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
  * the output's mask (cleared when the output is first asked). */
 HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, const struct ovc *ovcs,
                      int V, int p, uint64_t m, uint64_t *asked, uint64_t *omask, uint8_t *osel,
-                     uint8_t *vsel, uint64_t *inreq)
+                     uint8_t *vsel, uint64_t *inreq, uint64_t *firsts)
 {
     const int s = ports[p].sa_in_rr;
     for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
@@ -1121,6 +1121,7 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, const str
         if (!(*asked & ob)) {
             *asked |= ob;
             omask[op] = 0;
+            *firsts |= 1ULL << p;
         }
         omask[op] |= 1ULL << p;
         osel[p] = (uint8_t)op;
@@ -1196,6 +1197,7 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
     w->cyc_nv += nv;
 
     uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
+    uint64_t firsts = 0; /* the first input port asking each output */
     uint8_t osel[64], vsel[64];
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
@@ -1203,7 +1205,7 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
         if (ne & ~act)
             waiting |= 1ULL << p;
         if (ne & act)
-            sa_request1(ports, ivcs, ovcs, V, p, ne & act, &asked, omask, osel, vsel, &inreq);
+            sa_request1(ports, ivcs, ovcs, V, p, ne & act, &asked, omask, osel, vsel, &inreq, &firsts);
     }
     if (waiting) {
         if (!alloc_vcs_plain(n, w, r, waiting))
@@ -1216,14 +1218,17 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
             }
             const uint64_t m = ports[p].nonempty & ports[p].active;
             if (m)
-                sa_request1(ports, ivcs, ovcs, V, p, m, &asked, omask, osel, vsel, &inreq);
+                sa_request1(ports, ivcs, ovcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
+        }
+        firsts = 0; /* the requests changed: each output's lowest asking port */
+        for (uint64_t om = asked; om; om &= om - 1) {
+            const uint64_t x = omask[__builtin_ctzll(om)];
+            firsts |= x & -x;
         }
     }
-    for (uint64_t im = inreq; im; im &= im - 1) {
+    for (uint64_t im = firsts; im; im &= im - 1) {
         const int q = __builtin_ctzll(im), op = osel[q];
         const uint64_t om = omask[op];
-        if ((om & -om) != (1ULL << q))
-            continue; /* served with its first asker */
         int p = q; /* asked by one input: it wins */
         if (om & (om - 1)) {
             const int s = ports[op].sa_out_rr;
@@ -1231,8 +1236,10 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
         }
         const int v = vsel[p];
         xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v);
-        ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-        ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        /* the pointers past the winners, not wrapped: rotate_from by the
+         * mask's width or more (below 64) orders its bits as by 0 */
+        ports[p].sa_in_rr = (uint8_t)((v + 1) & 63);
+        ports[op].sa_out_rr = (uint8_t)((p + 1) & 63);
     }
 }
 
