@@ -358,6 +358,11 @@ static inline unsigned ring_dist(unsigned x, unsigned s, unsigned n)
 {
     return x >= s ? x - s : x + n - s;
 }
+/* A round-robin pointer (sa_in_rr, sa_out_rr, sa_acc_rr, ob_rr) past
+ * winner x of a mask of width W <= 64, not wrapped at W: rotate_from by W
+ * or more (below 64) orders the mask's bits as by 0, so it needs no
+ * compare with W. */
+static inline uint8_t rr_past(int x) { return (uint8_t)((x + 1) & 63); }
 
 /* Output VCs whose freed output-buffer slot counts only after this
  * cycle's switch allocation (ob_direct): at most one a port. */
@@ -448,7 +453,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
             if (!link_ready(n, op, &ov[v], M))
                 continue;
             link_send(n, w, r, op, gop, v, d, M);
-            op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            op->ob_rr = rr_past(v);
             break;
         }
     }
@@ -729,9 +734,9 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
         int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         int v = reqvc[op * P + p];
         xfer(n, w, r, p, v, M);
-        ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-        ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
-        ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        ports[p].sa_in_rr = rr_past(v);
+        ports[p].sa_acc_rr = rr_past(op);
+        ports[op].sa_out_rr = rr_past(p);
     }
 }
 
@@ -784,8 +789,8 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
         if (!(om & (om - 1))) { /* one input asks: it wins */
             const int p = __builtin_ctzll(om), v = reqvc[op * P + p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
             continue;
         }
         const int s = ports[op].sa_out_rr;
@@ -794,8 +799,8 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
         for (int g = 0; g < grants && rot; g++, rot &= rot - 1) {
             const int p = unrotate(__builtin_ctzll(rot), s), v = reqvc[op * P + p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
         }
     }
 }
@@ -987,8 +992,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             const int op = touched[t], s = ports[op].sa_out_rr;
             const int p = unrotate(__builtin_ctzll(rotate_from(omask[op], s)), s), v = vsel[p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
         }
     } else if (!ANY(M)) {
         sw_alloc_multi(n, w, r, M);
@@ -1075,8 +1080,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 xfer(n, w, r, p, v, M);
                 if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
                     xbar_burst(n, w, r, p, v);
-                ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-                ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+                ports[p].sa_in_rr = rr_past(v);
+                ports[op].sa_out_rr = rr_past(p);
             }
         }
     }
@@ -1236,10 +1241,8 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
         }
         const int v = vsel[p];
         xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v);
-        /* the pointers past the winners, not wrapped: rotate_from by the
-         * mask's width or more (below 64) orders its bits as by 0 */
-        ports[p].sa_in_rr = (uint8_t)((v + 1) & 63);
-        ports[op].sa_out_rr = (uint8_t)((p + 1) & 63);
+        ports[p].sa_in_rr = rr_past(v);
+        ports[op].sa_out_rr = rr_past(p);
     }
 }
 
