@@ -629,11 +629,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                           "applies to dimension-order routing on a torus; a %s "
                                           "has no rings (its routings order their VCs "
                                           "themselves)", n->topo.name);
-    if (n->topo.kind == TOPO_DRAGONFLY && saturn_config_enum(cfg, "olm.trigger") == 2) {
-        /* olm.trigger = busy reads when a flit last crossed into each output */
+    if (n->rops->reads_crossings && n->rops->reads_crossings(cfg)) {
+        /* the policy reads when a flit last crossed into each output */
         n->xbar_last = calloc((size_t)n->topo.routers * n->P, sizeof *n->xbar_last);
         if (!n->xbar_last)
-            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (olm.trigger = busy)");
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (the switch crossings "
+                                    "routing.algorithm = %s reads)", n->rops->name);
     }
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)

@@ -312,8 +312,9 @@ struct net {
      * and last cycle a flit took the link (+1; 0 = never) and its busy
      * cycles; and the link-by-time chart. */
     uint64_t *link_first, *link_last, *link_busy;
-    uint64_t *xbar_last;    /* olm.trigger = busy: per output port, the last cycle a flit
-                               crossed the switch into it, + 1 (NULL otherwise) */
+    uint64_t *xbar_last;    /* per output port, the last cycle a flit crossed the switch
+                               into it, + 1: only for a routing that reads it
+                               (route_ops.reads_crossings), else NULL */
     uint64_t *node_span;    /* per node: first and last cycle (+1) a flit took its injection
                                channel, then its ejection channel (4 entries; with the links) */
     struct net_trace *trace;
