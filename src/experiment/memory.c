@@ -83,7 +83,8 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     const double freed = saturn_config_bool(cfg, "router.va_stage") ? sizeof *n->ovc_freed : 0;
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
                              vcs * freed +
-                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare));
+                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
+                                                    sizeof *n->vready)); /* vready: a bound */
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);

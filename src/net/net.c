@@ -653,6 +653,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
     if (n->ctl->init && (rc = n->ctl->init(&n->ctl_state, cfg, n, err)))
         return rc;
+    if (router_keeps_ready(n) && /* every VC idle: none ready */
+        !(n->vready = calloc((size_t)n->topo.routers * n->P, sizeof *n->vready)))
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
     if (n->nparts > 1 && net_pool_start(n))
         return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
                                 n->nparts);
@@ -768,6 +771,7 @@ void net_destroy(struct net *n)
     free(n->iroute);
     free(n->ovcs);
     free(n->ovc_freed);
+    free(n->vready);
     free(n->ports);
     free(n->prare);
     free(n->nodes);
@@ -1032,6 +1036,33 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
     return true;
 }
 
+/* Output VC x (global port * V + VC) has room again: the input VC holding
+ * it, if any, is ready (n->vready). */
+static __attribute__((noinline)) void ready_again(struct net *n, uint32_t x)
+{
+    const struct ovc *o = &n->ovcs[x];
+    if (o->owner < 0)
+        return;
+    const uint32_t V = (uint32_t)n->V, r = n->ports[x / V].router;
+    n->vready[r * (uint32_t)n->P + (uint32_t)o->owner / V] |= 1ULL << ((uint32_t)o->owner % V);
+}
+
+/* Credits ci[0 .. nc) arrive; with the ready mask kept (ready), an output
+ * VC back from no room makes its holder ready. */
+static inline __attribute__((always_inline)) void credits_in(struct net *n, const uint32_t *ci,
+                                                             uint32_t nc, const bool ready)
+{
+    struct ovc *const ovcs = n->ovcs;
+    int32_t *const inj_credits = n->inj_credits;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t x = ci[i];
+        if (__builtin_expect(x & NET_CREDIT_NODE, 0))
+            inj_credits[x & ~NET_CREDIT_NODE]++;
+        else if (ovcs[x].credits++ == 0 && ready)
+            ready_again(n, x);
+    }
+}
+
 /* This cycle's events for partition w's routers and nodes, from every
  * partition. None of them can depend on another's order: an input VC
  * takes at most one flit per cycle, credits only add up. */
@@ -1103,16 +1134,10 @@ void net_part_deliver(struct net *n, struct net_part *w)
     const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
     for (uint32_t src = 0; src < n->nparts; src++) {
         struct creditq *q = &n->parts[src].credit[cslot];
-        struct ovc *const ovcs = n->ovcs;
-        int32_t *const inj_credits = n->inj_credits;
-        const uint32_t *const ci = q->i, nc = q->n;
-        for (uint32_t i = 0; i < nc; i++) {
-            uint32_t x = ci[i];
-            if (__builtin_expect(x & NET_CREDIT_NODE, 0))
-                inj_credits[x & ~NET_CREDIT_NODE]++;
-            else
-                ovcs[x].credits++;
-        }
+        if (n->vready)
+            credits_in(n, q->i, q->n, true);
+        else
+            credits_in(n, q->i, q->n, false);
         q->n = 0;
     }
 }

@@ -271,6 +271,12 @@ struct net {
     uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
     struct port *ports;     /* routers * P, 64-byte aligned */
+    uint64_t *vready;       /* routers * P when the routers run router_step_plain1 from the
+                               start (router.c, router_keeps_ready), else NULL: per input
+                               port, the VCs holding an output VC that can take a flit now
+                               (an ejection or unbounded output, or one with credits); set
+                               by VC allocation and credit arrivals, cleared by the crossing
+                               (net_ready_ok states it; the audit checks it) */
     struct port_rare *prare; /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */

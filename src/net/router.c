@@ -913,6 +913,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+        if (!ANY(M) && n->vready && out_room(n, &ports[req[best].port], o) > 0)
+            n->vready[gp0 + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
     }
     if (ANY(M) && n->central && n->arb_requeue)
         for (int i = 0; i < nreq; i++)
@@ -1095,7 +1097,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
 
 /* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
  * router_step_impl's cycle with the switch requests made in the same pass
- * over the ports that looks for waiting heads. VC allocation (alloc_vcs,
+ * over the ports that looks for waiting heads, each port's from its ready
+ * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
  * out of line: most router-cycles have no head waiting) runs only for the
  * ports holding one, which are asked again after it. The outputs are then
  * served in router_step_impl's order, that of the first input port asking
@@ -1107,33 +1110,27 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
     return alloc_vcs(n, w, r, pm, RM_PLAIN);
 }
 
-/* Input port p's switch request at speedup 1: its first ready VC (m) from
- * its pointer whose output VC has room (can_send); the request goes into
- * the output's mask (cleared when the output is first asked). */
-HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, const struct ovc *ovcs,
-                     int V, int p, uint64_t m, uint64_t *asked, uint64_t *omask, uint8_t *osel,
-                     uint8_t *vsel, uint64_t *inreq, uint64_t *firsts)
+/* Input port p's switch request at speedup 1: its first VC from its
+ * pointer among m, the VCs holding flits and an output VC with room
+ * (n->vready); the request goes into the output's mask (cleared when the
+ * output is first asked, its port then the output's first asker). */
+HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, int p, uint64_t m,
+                     uint64_t *asked, uint64_t *omask, uint8_t *osel, uint8_t *vsel,
+                     uint64_t *inreq, uint64_t *firsts)
 {
     const int s = ports[p].sa_in_rr;
-    for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
-        const int v = unrotate(__builtin_ctzll(rot), s);
-        const struct ivc *iv = &ivcs[p * V + v];
-        const int op = iv->out_port;
-        const struct port *opt = &ports[op];
-        if (opt->kind != PORT_LOCAL && !opt->out_unlimited && ovcs[op * V + iv->out_vc].credits <= 0)
-            continue;
-        const uint64_t ob = 1ULL << op;
-        if (!(*asked & ob)) {
-            *asked |= ob;
-            omask[op] = 0;
-            *firsts |= 1ULL << p;
-        }
-        omask[op] |= 1ULL << p;
-        osel[p] = (uint8_t)op;
-        vsel[p] = (uint8_t)v;
-        *inreq |= 1ULL << p;
-        return;
+    const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
+    const int op = ivcs[p * V + v].out_port;
+    const uint64_t ob = 1ULL << op;
+    if (!(*asked & ob)) {
+        *asked |= ob;
+        omask[op] = 0;
+        *firsts |= 1ULL << p;
     }
+    omask[op] |= 1ULL << p;
+    osel[p] = (uint8_t)op;
+    vsel[p] = (uint8_t)v;
+    *inreq |= 1ULL << p;
 }
 
 /* xfer for router_step_plain1 (RM_PLAIN, no output buffers, no
@@ -1171,6 +1168,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
                        0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN);
+        if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
+            n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
     w->last_move = now;
     if (mob)
@@ -1181,6 +1180,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
             n->ovc_freed[o - n->ovcs] = (uint32_t)now;
         iv->state = IVC_IDLE;
         in->active &= ~(1ULL << v);
+        n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
         if (n->rops->tail_left)
             n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
     }
@@ -1193,6 +1193,7 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t *vready = &n->vready[gp0];
 
     /* Mobility: counted buffers holding a flit as the cycle starts. */
     const uint32_t nv = n->rnvc[r];
@@ -1206,11 +1207,11 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
     uint8_t osel[64], vsel[64];
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
-        const uint64_t ne = ports[p].nonempty, act = ports[p].active;
-        if (ne & ~act)
+        const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
+        if (ne & ~ports[p].active)
             waiting |= 1ULL << p;
-        if (ne & act)
-            sa_request1(ports, ivcs, ovcs, V, p, ne & act, &asked, omask, osel, vsel, &inreq, &firsts);
+        if (ready)
+            sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
     }
     if (waiting) {
         if (!alloc_vcs_plain(n, w, r, waiting))
@@ -1221,9 +1222,9 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
                 omask[osel[p]] &= ~(1ULL << p);
                 inreq &= ~(1ULL << p);
             }
-            const uint64_t m = ports[p].nonempty & ports[p].active;
+            const uint64_t m = ports[p].nonempty & vready[p];
             if (m)
-                sa_request1(ports, ivcs, ovcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
+                sa_request1(ports, ivcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
         }
         firsts = 0; /* the requests changed: each output's lowest asking port */
         for (uint64_t om = asked; om; om &= om - 1) {
@@ -1280,6 +1281,8 @@ router_step_fn router_step_for(const struct net *n)
         return router_step_plain_obuf;
     return n->speedup == 1 ? router_step_plain1 : router_step_plain;
 }
+
+bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
