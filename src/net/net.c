@@ -1166,23 +1166,6 @@ static bool sinks_due(const struct net *n)
     return false;
 }
 
-/* The routers of partition w, in order. */
-void net_part_routers(struct net *n, struct net_part *w)
-{
-    const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
-    const router_step_fn step = router_step_for(n);
-    for (uint32_t wd = w0; wd < w1; wd++) {
-        uint64_t m = n->router_active[wd];
-        while (m) {
-            uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
-            m &= m - 1;
-            step(n, w, r);
-            if (n->rocc[r] == 0)
-                n->router_active[wd] &= ~(1ULL << (r & 63));
-        }
-    }
-}
-
 /* What the partitions counted this cycle, in partition order; the
  * failure with the smallest key. */
 static void merge_parts(struct net *n)

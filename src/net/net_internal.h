@@ -143,7 +143,7 @@ void net_pool_stop(struct net *n);
 void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without workers) */
 /* The parallel phases of a cycle, run by each partition's thread. */
 void net_part_deliver(struct net *n, struct net_part *w);
-void net_part_routers(struct net *n, struct net_part *w);
+void net_part_routers(struct net *n, struct net_part *w); /* router.c */
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);
 

@@ -1186,7 +1186,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     }
 }
 
-static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1247,6 +1247,11 @@ static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
     }
 }
 
+static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
+{
+    plain1_step(n, w, r);
+}
+
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
 {
     router_step_impl(n, w, r, RM_ANY);
@@ -1283,6 +1288,36 @@ router_step_fn router_step_for(const struct net *n)
 }
 
 bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
+
+/* The active routers of partition w, in order; router_step_plain1 inlined
+ * into the loop (plain1), so that its registers are saved once a partition
+ * and cycle rather than once a router. */
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const bool plain1)
+{
+    const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    for (uint32_t wd = w0; wd < w1; wd++) {
+        uint64_t m = n->router_active[wd];
+        while (m) {
+            const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            if (plain1)
+                plain1_step(n, w, r);
+            else
+                step(n, w, r);
+            if (n->rocc[r] == 0)
+                n->router_active[wd] &= ~(1ULL << (r & 63));
+        }
+    }
+}
+
+void net_part_routers(struct net *n, struct net_part *w)
+{
+    const router_step_fn step = router_step_for(n);
+    if (step == router_step_plain1)
+        run_routers(n, w, NULL, true);
+    else
+        run_routers(n, w, step, false);
+}
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
