@@ -84,7 +84,8 @@ static void test_event_wheel(void **state)
      * ejection: an event; half each) */
     struct saturn_memory slow = estimate((const char *[]){"network.k=16", "router.link_latency=3",
                                                           NULL});
-    assert_int_equal(slow.other - one.other, 2 * (1024 * (4 + 4) / 2 + 256 * ((16 + 4) / 2 + 16 / 2)));
+    assert_int_equal(slow.other - one.other,
+                     2 * (1024 * (4 + 4) / 2 + 256 * ((16 + 4) / 2 + 16 / 2)));
     /* two partitions: the network flits count as events (a bound) */
     struct saturn_memory two = estimate((const char *[]){"network.k=16", "sim.threads=2", NULL});
     assert_int_equal(two.other - one.other, 2 * 1024 * (16 - 4) / 2);

@@ -124,9 +124,11 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     /* one partition (at most one per 64 routers) sends every bounded flit as
      * an arrival; with more, the links that cross them send events: all
      * are counted so (a bound) */
-    const bool direct = (threads < words ? threads : words) <= 1 && routers * P <= (double)(1u << 26);
+    const bool direct =
+        (threads < words ? threads : words) <= 1 && routers * P <= (double)(1u << 26);
     const double ev = sizeof(struct event), credit = sizeof(uint32_t);
-    const double local_flit = direct && cap ? credit : ev, global_flit = direct && gcap ? credit : ev;
+    const double local_flit = direct && cap ? credit : ev;
+    const double global_flit = direct && gcap ? credit : ev;
     double per_slot = local_ports * (local_flit + (cap ? credit : 0)) +
                       global_ports * (global_flit + (gcap ? credit : 0));
     per_slot = routers * per_slot / 2 +
