@@ -1292,7 +1292,7 @@ bool router_keeps_ready(const struct net *n) { return router_step_for(n) == rout
 /* The active routers of partition w, in order; router_step_plain1 inlined
  * into the loop (plain1), so that its registers are saved once a partition
  * and cycle rather than once a router. */
-HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const bool plain1)
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int plain1)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
     for (uint32_t wd = w0; wd < w1; wd++) {
@@ -1300,8 +1300,10 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            if (plain1)
+            if (plain1 == 1)
                 plain1_step(n, w, r);
+            else if (plain1 == 2)
+                router_step_impl(n, w, r, RM_PLAIN_OBUF);
             else
                 step(n, w, r);
             if (n->rocc[r] == 0)
@@ -1314,9 +1316,11 @@ void net_part_routers(struct net *n, struct net_part *w)
 {
     const router_step_fn step = router_step_for(n);
     if (step == router_step_plain1)
-        run_routers(n, w, NULL, true);
+        run_routers(n, w, NULL, 1);
+    else if (step == router_step_plain_obuf)
+        run_routers(n, w, NULL, 2);
     else
-        run_routers(n, w, step, false);
+        run_routers(n, w, step, 0);
 }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
