@@ -1095,15 +1095,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         link_stage(n, w, r, NULL, M);
 }
 
-/* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
- * router_step_impl's cycle with the switch requests made in the same pass
- * over the ports that looks for waiting heads, each port's from its ready
- * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
- * out of line: most router-cycles have no head waiting) runs only for the
- * ports holding one, which are asked again after it. The outputs are then
- * served in router_step_impl's order, that of the first input port asking
- * each (the lowest bit of its request mask), so that the flits leave in
- * the same order. */
+/* alloc_vcs for router_step_plain1, out of line: most of its router-cycles
+ * have no head waiting. */
 static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_part *w,
                                                       uint32_t r, uint64_t pm)
 {
@@ -1186,6 +1179,15 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     }
 }
 
+/* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
+ * router_step_impl's cycle with the switch requests made in the same pass
+ * over the ports that looks for waiting heads, each port's from its ready
+ * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
+ * out of line: most router-cycles have no head waiting) runs only for the
+ * ports holding one, which are asked again after it. The outputs are then
+ * served in router_step_impl's order, that of the first input port asking
+ * each (the lowest bit of its request mask), so that the flits leave in
+ * the same order. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -1289,10 +1291,11 @@ router_step_fn router_step_for(const struct net *n)
 
 bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
 
-/* The active routers of partition w, in order; router_step_plain1 inlined
- * into the loop (plain1), so that its registers are saved once a partition
- * and cycle rather than once a router. */
-HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int plain1)
+/* The active routers of partition w, in order, each stepped by step, or
+ * with inlined = 1 (router_step_plain1) or 2 (router_step_plain_obuf) by that
+ * cycle inlined into the loop, so that its registers are saved once a
+ * partition and cycle rather than once a router. */
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
     for (uint32_t wd = w0; wd < w1; wd++) {
@@ -1300,9 +1303,9 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            if (plain1 == 1)
+            if (inlined == 1)
                 plain1_step(n, w, r);
-            else if (plain1 == 2)
+            else if (inlined == 2)
                 router_step_impl(n, w, r, RM_PLAIN_OBUF);
             else
                 step(n, w, r);
