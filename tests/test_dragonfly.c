@@ -1007,6 +1007,12 @@ static void olm_trigger_busy(void **state)
     n = small_net("olm", NULL, &cfg); /* not recorded otherwise */
     assert_null(n->xbar_last);
     test_net_free(n, cfg);
+    n = small_net("hybrid", "olm.trigger=busy", &cfg); /* Hybrid's trigger reads it too */
+    assert_non_null(n->xbar_last);
+    test_net_free(n, cfg);
+    n = small_net("base", "olm.trigger=busy", &cfg); /* nor for a policy that never reads it */
+    assert_null(n->xbar_last);
+    test_net_free(n, cfg);
 }
 
 /* router.inject_vc = destination (FOGSim's generator): a packet enters on

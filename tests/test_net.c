@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "experiment/sim.h"
+#include "net/net_internal.h"
 #include "support.h"
 
 /* A saturated collective with the per-cycle audit on, in every mode: the
@@ -271,6 +272,53 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
     test_net_free(n, cfg);
 }
 
+/* router_step_plain1 picks among the ready VCs (n->vready): those holding
+ * an output VC with room. A packet longer than the buffers runs its output
+ * VC out of credits: its input VC leaves the mask, comes back when a credit
+ * returns, leaves at the tail; the audit checks the mask every cycle and
+ * catches a VC wrongly in it. */
+static void ready_mask_follows_room(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=4", "router.buf_flits=2",
+                                                   "router.credit_delay=3", NULL},
+                             &cfg);
+    assert_true(router_keeps_ready(n));
+    assert_non_null(n->vready);
+    net_packet_new(n, 0, 2, 16, true); /* 16 flits, two hops along x */
+    const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
+    bool blocked = false, ready = false, corrupted = false;
+    for (long c = 0; c < 200 && !n->packets_delivered; c++) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        assert_true(net_audit(n));
+        for (size_t i = 0; i < nvc; i++) {
+            const size_t gp = i / (size_t)n->V, v = i % (size_t)n->V;
+            const bool bit = (n->vready[gp] >> v) & 1;
+            if (n->ivcs[i].state == IVC_ACTIVE) {
+                blocked |= !bit;
+                ready |= bit;
+            } else {
+                assert_false(bit);
+                if (!corrupted) {
+                    corrupted = true;
+                    n->vready[gp] |= 1ULL << v;
+                    assert_false(net_audit(n));
+                    assert_non_null(strstr(n->fail_msg, "ready mask"));
+                    n->vready[gp] &= ~(1ULL << v);
+                    n->failed = false;
+                    assert_true(net_audit(n));
+                }
+            }
+        }
+    }
+    assert_int_equal(n->packets_delivered, 1);
+    assert_true(blocked && ready && corrupted);
+    for (size_t gp = 0; gp < (size_t)n->topo.routers * (size_t)n->P; gp++)
+        assert_int_equal(n->vready[gp], 0); /* every VC idle again */
+    test_net_free(n, cfg);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -283,6 +331,7 @@ int main(void)
         cmocka_unit_test(injection_vcs),
         cmocka_unit_test(audit_catches_corruption),
         cmocka_unit_test(flit_on_link_unseen_until_it_arrives),
+        cmocka_unit_test(ready_mask_follows_room),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),
         cmocka_unit_test(watchdog_longer_than_delays),

@@ -187,6 +187,8 @@ static struct ivc *hold(struct net *n, uint32_t r, int p, int v, int op, int ov,
     iv->out_vc = (uint8_t)ov;
     n->ovcs[((size_t)r * n->P + (size_t)op) * n->V + ov].owner = p * n->V + v;
     n->ports[(size_t)r * n->P + (size_t)p].active |= 1ULL << v;
+    if (n->vready && net_ready_ok(n, (uint32_t)((size_t)r * n->P + (size_t)p), (uint32_t)v))
+        n->vready[(size_t)r * n->P + (size_t)p] |= 1ULL << v; /* as VC allocation sets it */
     return iv;
 }
 

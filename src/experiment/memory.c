@@ -10,8 +10,11 @@
  * the pool grows to the peak of live packets: at most the buffers' flits
  * over the packet length, one packet being injected per node, bounded
  * source queues, and a collective's packets, all released up front.
- * Events: the wheel's buckets keep their peak size, about one event (a
- * flit or a credit) per link per slot when links are half busy. What is
+ * The wheel: its buckets keep their peak size, about half a flit and half
+ * a credit per channel per slot when links are half busy. A credit is a
+ * counter's 4-byte index; a flit between routers of one partition a 4-byte
+ * arrival (net_send_direct), and one to or from a node, into an unbounded
+ * buffer or (sim.threads) across partitions a 16-byte event. What is
  * left out grows with the run, not the network: open-loop source queues
  * beyond saturation, unlimited buffers beyond 16 flits, --chart's cells. */
 #include <string.h>
@@ -80,7 +83,8 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     const double freed = saturn_config_bool(cfg, "router.va_stage") ? sizeof *n->ovc_freed : 0;
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
                              vcs * freed +
-                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare));
+                             routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
+                                                    sizeof *n->vready)); /* vready: a bound */
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);
@@ -113,7 +117,23 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     if (df && (uint64_t)saturn_config_int(cfg, "dragonfly.local_latency") > longest)
         longest = (uint64_t)saturn_config_int(cfg, "dragonfly.local_latency");
     longest += (uint64_t)saturn_config_int(cfg, "router.xbar_delay");
-    double events = routers * radix * (double)pow2_at_least(longest + 1) * sizeof(struct event);
+    /* per channel and wheel slot, half a flit and half a credit (above) */
+    const double slots = (double)pow2_at_least(longest + 1);
+    const uint64_t words = ((uint64_t)routers + 63) / 64;
+    const uint64_t threads = (uint64_t)saturn_config_int(cfg, "sim.threads");
+    /* one partition (at most one per 64 routers) sends every bounded flit as
+     * an arrival; with more, the links that cross them send events: all
+     * are counted so (a bound) */
+    const bool direct =
+        (threads < words ? threads : words) <= 1 && routers * P <= (double)(1u << 26);
+    const double ev = sizeof(struct event), credit = sizeof(uint32_t);
+    const double local_flit = direct && cap ? credit : ev;
+    const double global_flit = direct && gcap ? credit : ev;
+    double per_slot = local_ports * (local_flit + (cap ? credit : 0)) +
+                      global_ports * (global_flit + (gcap ? credit : 0));
+    per_slot = routers * per_slot / 2 +
+               nodes * ((ev + (cap ? credit : 0)) / 2 + ev / 2); /* injection, ejection */
+    double events = slots * per_slot;
     m->other = (uint64_t)(routers * per_router + nodes * per_node + events) + (4u << 20);
     m->total = m->buffers + m->vc_state + m->packets + m->other;
     return SATURN_OK;

@@ -170,6 +170,16 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
+    /* The ready VCs router_step_plain1 picks from are those holding an
+     * output VC with room. */
+    for (size_t i = 0; ok && n->vready && router_keeps_ready(n) && i < nvc; i++) {
+        const bool bit = (n->vready[i / V] >> (i % V)) & 1;
+        if (bit != net_ready_ok(n, (uint32_t)(i / V), (uint32_t)(i % V))) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: %s in the ready mask", i / V, i % V,
+                     bit ? "wrongly" : "missing");
+            ok = audit_fail(n, msg);
+        }
+    }
     for (uint32_t nd = 0; ok && n->buf_cap && nd < n->nnodes; nd++) {
         uint32_t r = topo_node_router(&n->topo, nd);
         size_t gp = (size_t)r * n->P + (size_t)topo_node_port(&n->topo, nd);

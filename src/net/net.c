@@ -629,11 +629,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                           "applies to dimension-order routing on a torus; a %s "
                                           "has no rings (its routings order their VCs "
                                           "themselves)", n->topo.name);
-    if (n->topo.kind == TOPO_DRAGONFLY && saturn_config_enum(cfg, "olm.trigger") == 2) {
-        /* olm.trigger = busy reads when a flit last crossed into each output */
+    if (n->rops->reads_crossings && n->rops->reads_crossings(cfg)) {
+        /* the policy reads when a flit last crossed into each output */
         n->xbar_last = calloc((size_t)n->topo.routers * n->P, sizeof *n->xbar_last);
         if (!n->xbar_last)
-            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (olm.trigger = busy)");
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory (the switch crossings "
+                                    "routing.algorithm = %s reads)", n->rops->name);
     }
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
@@ -652,6 +653,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
     if (n->ctl->init && (rc = n->ctl->init(&n->ctl_state, cfg, n, err)))
         return rc;
+    if (router_keeps_ready(n) && /* every VC idle: none ready */
+        !(n->vready = calloc((size_t)n->topo.routers * n->P, sizeof *n->vready)))
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
     if (n->nparts > 1 && net_pool_start(n))
         return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
                                 n->nparts);
@@ -767,6 +771,7 @@ void net_destroy(struct net *n)
     free(n->iroute);
     free(n->ovcs);
     free(n->ovc_freed);
+    free(n->vready);
     free(n->ports);
     free(n->prare);
     free(n->nodes);
@@ -1031,6 +1036,33 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
     return true;
 }
 
+/* Output VC x (global port * V + VC) has room again: the input VC holding
+ * it, if any, is ready (n->vready). */
+static __attribute__((noinline)) void ready_again(struct net *n, uint32_t x)
+{
+    const struct ovc *o = &n->ovcs[x];
+    if (o->owner < 0)
+        return;
+    const uint32_t V = (uint32_t)n->V, r = n->ports[x / V].router;
+    n->vready[r * (uint32_t)n->P + (uint32_t)o->owner / V] |= 1ULL << ((uint32_t)o->owner % V);
+}
+
+/* Credits ci[0 .. nc) arrive; with the ready mask kept (ready), an output
+ * VC back from no room makes its holder ready. */
+static inline __attribute__((always_inline)) void credits_in(struct net *n, const uint32_t *ci,
+                                                             uint32_t nc, const bool ready)
+{
+    struct ovc *const ovcs = n->ovcs;
+    int32_t *const inj_credits = n->inj_credits;
+    for (uint32_t i = 0; i < nc; i++) {
+        uint32_t x = ci[i];
+        if (__builtin_expect(x & NET_CREDIT_NODE, 0))
+            inj_credits[x & ~NET_CREDIT_NODE]++;
+        else if (ovcs[x].credits++ == 0 && ready)
+            ready_again(n, x);
+    }
+}
+
 /* This cycle's events for partition w's routers and nodes, from every
  * partition. None of them can depend on another's order: an input VC
  * takes at most one flit per cycle, credits only add up. */
@@ -1102,16 +1134,10 @@ void net_part_deliver(struct net *n, struct net_part *w)
     const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
     for (uint32_t src = 0; src < n->nparts; src++) {
         struct creditq *q = &n->parts[src].credit[cslot];
-        struct ovc *const ovcs = n->ovcs;
-        int32_t *const inj_credits = n->inj_credits;
-        const uint32_t *const ci = q->i, nc = q->n;
-        for (uint32_t i = 0; i < nc; i++) {
-            uint32_t x = ci[i];
-            if (__builtin_expect(x & NET_CREDIT_NODE, 0))
-                inj_credits[x & ~NET_CREDIT_NODE]++;
-            else
-                ovcs[x].credits++;
-        }
+        if (n->vready)
+            credits_in(n, q->i, q->n, true);
+        else
+            credits_in(n, q->i, q->n, false);
         q->n = 0;
     }
 }
@@ -1138,23 +1164,6 @@ static bool sinks_due(const struct net *n)
         if (n->parts[src].wheel[lane].n)
             return true;
     return false;
-}
-
-/* The routers of partition w, in order. */
-void net_part_routers(struct net *n, struct net_part *w)
-{
-    const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
-    const router_step_fn step = router_step_for(n);
-    for (uint32_t wd = w0; wd < w1; wd++) {
-        uint64_t m = n->router_active[wd];
-        while (m) {
-            uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
-            m &= m - 1;
-            step(n, w, r);
-            if (n->rocc[r] == 0)
-                n->router_active[wd] &= ~(1ULL << (r & 63));
-        }
-    }
 }
 
 /* What the partitions counted this cycle, in partition order; the

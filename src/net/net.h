@@ -271,6 +271,12 @@ struct net {
     uint32_t source_limit;  /* traffic.source_queue: packets waiting per source, 0 = no limit */
 
     struct port *ports;     /* routers * P, 64-byte aligned */
+    uint64_t *vready;       /* routers * P when the routers run router_step_plain1 from the
+                               start (router.c, router_keeps_ready), else NULL: per input
+                               port, the VCs holding an output VC that can take a flit now
+                               (an ejection or unbounded output, or one with credits); set
+                               by VC allocation and credit arrivals, cleared by the crossing
+                               (net_ready_ok states it; the audit checks it) */
     struct port_rare *prare; /* routers * P */
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
@@ -312,8 +318,9 @@ struct net {
      * and last cycle a flit took the link (+1; 0 = never) and its busy
      * cycles; and the link-by-time chart. */
     uint64_t *link_first, *link_last, *link_busy;
-    uint64_t *xbar_last;    /* olm.trigger = busy: per output port, the last cycle a flit
-                               crossed the switch into it, + 1 (NULL otherwise) */
+    uint64_t *xbar_last;    /* per output port, the last cycle a flit crossed the switch
+                               into it, + 1: only for a routing that reads it
+                               (route_ops.reads_crossings), else NULL */
     uint64_t *node_span;    /* per node: first and last cycle (+1) a flit took its injection
                                channel, then its ejection channel (4 entries; with the links) */
     struct net_trace *trace;

@@ -85,6 +85,20 @@ void router_step(struct net *n, struct net_part *w, uint32_t r);
 /* router_step compiled for this network's options (router.c). */
 typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
 router_step_fn router_step_for(const struct net *n);
+/* Whether the routers' cycle keeps n->vready (router_step_plain1). */
+bool router_keeps_ready(const struct net *n);
+/* Whether input VC (gp, v) should be in n->vready: it holds an output VC
+ * that can take a flit now. */
+static inline bool net_ready_ok(const struct net *n, uint32_t gp, uint32_t v)
+{
+    const struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
+    if (iv->state != IVC_ACTIVE)
+        return false;
+    const uint32_t gop = n->ports[gp].router * (uint32_t)n->P + iv->out_port;
+    const struct port *op = &n->ports[gop];
+    return op->kind == PORT_LOCAL || op->out_unlimited ||
+           n->ovcs[(size_t)gop * n->V + iv->out_vc].credits > 0;
+}
 /* The context of serial phases (between the parallel ones). */
 static inline struct net_part *net_serial_part(struct net *n) { return &n->parts[0]; }
 /* Records a failure of partition w. Of several in one cycle the one with
@@ -129,7 +143,7 @@ void net_pool_stop(struct net *n);
 void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without workers) */
 /* The parallel phases of a cycle, run by each partition's thread. */
 void net_part_deliver(struct net *n, struct net_part *w);
-void net_part_routers(struct net *n, struct net_part *w);
+void net_part_routers(struct net *n, struct net_part *w); /* router.c */
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);
 

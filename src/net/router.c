@@ -358,6 +358,11 @@ static inline unsigned ring_dist(unsigned x, unsigned s, unsigned n)
 {
     return x >= s ? x - s : x + n - s;
 }
+/* A round-robin pointer (sa_in_rr, sa_out_rr, sa_acc_rr, ob_rr) past
+ * winner x of a mask of width W <= 64, not wrapped at W: rotate_from by W
+ * or more (below 64) orders the mask's bits as by 0, so it needs no
+ * compare with W. */
+static inline uint8_t rr_past(int x) { return (uint8_t)((x + 1) & 63); }
 
 /* Output VCs whose freed output-buffer slot counts only after this
  * cycle's switch allocation (ob_direct): at most one a port. */
@@ -448,7 +453,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
             if (!link_ready(n, op, &ov[v], M))
                 continue;
             link_send(n, w, r, op, gop, v, d, M);
-            op->ob_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
+            op->ob_rr = rr_past(v);
             break;
         }
     }
@@ -729,9 +734,9 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
         int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         int v = reqvc[op * P + p];
         xfer(n, w, r, p, v, M);
-        ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-        ports[p].sa_acc_rr = (uint8_t)(op + 1 == P ? 0 : op + 1);
-        ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+        ports[p].sa_in_rr = rr_past(v);
+        ports[p].sa_acc_rr = rr_past(op);
+        ports[op].sa_out_rr = rr_past(p);
     }
 }
 
@@ -784,8 +789,8 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
         if (!(om & (om - 1))) { /* one input asks: it wins */
             const int p = __builtin_ctzll(om), v = reqvc[op * P + p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
             continue;
         }
         const int s = ports[op].sa_out_rr;
@@ -794,13 +799,19 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
         for (int g = 0; g < grants && rot; g++, rot &= rot - 1) {
             const int p = unrotate(__builtin_ctzll(rot), s), v = reqvc[op * P + p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
         }
     }
 }
 
-HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
+/* 1. Route heads at the front of idle VCs of the input ports pm (those
+ * of router r holding flits, or any superset of the ones with a waiting
+ * head), in port order; VC allocation requests and grants. With one
+ * central arbiter (run before), a head waits for it (WAIT), is routed
+ * alone, and goes back to waiting for it when no VC is granted. false
+ * when the router failed (its cycle stops). */
+HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, const int M)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -809,22 +820,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     struct ivc_route *iroute = &n->iroute[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = now + 1;
-    w->cyc_nv += nv;
-
-    /* 1. Route heads at the front of idle VCs; VC allocation requests.
-     * With one central arbiter, a head waits for it (WAIT), is routed
-     * alone, and goes back to waiting for it when no VC is granted. */
-    if (ANY(M) && n->central)
-        central_arbiter(n, w, r);
     struct va_req *req = w->va_scratch;
     int nreq = 0;
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+    for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
         while (m) {
@@ -837,7 +835,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 if (!(f.flags & FLIT_HEAD)) {
                     net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
                                      "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
-                    return;
+                    return false;
                 }
                 if (ANY(M) && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
                     meta_route(n, f.pid, &ir->route);
@@ -915,11 +913,38 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+        if (!ANY(M) && n->vready && out_room(n, &ports[req[best].port], o) > 0)
+            n->vready[gp0 + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
     }
     if (ANY(M) && n->central && n->arb_requeue)
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
+
+    return true;
+}
+
+HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t now = n->now;
+
+    /* Mobility: counted buffers holding a flit as the cycle starts. */
+    const uint32_t nv = n->rnvc[r];
+    n->rnv[r] = nv;
+    n->rna[r] = 0; /* counted by xfer */
+    n->rstamp[r] = now + 1;
+    w->cyc_nv += nv;
+
+    /* 1. Route heads, allocate VCs (alloc_vcs). */
+    if (ANY(M) && n->central)
+        central_arbiter(n, w, r);
+    if (!alloc_vcs(n, w, r, n->rports[r], M))
+        return;
 
     /* With a 1-cycle crossbar the switch writes the output buffers
      * directly (xfer), after the link stage has sent what reached them
@@ -969,8 +994,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             const int op = touched[t], s = ports[op].sa_out_rr;
             const int p = unrotate(__builtin_ctzll(rotate_from(omask[op], s)), s), v = vsel[p];
             xfer(n, w, r, p, v, M);
-            ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-            ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
         }
     } else if (!ANY(M)) {
         sw_alloc_multi(n, w, r, M);
@@ -1057,8 +1082,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 xfer(n, w, r, p, v, M);
                 if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
                     xbar_burst(n, w, r, p, v);
-                ports[p].sa_in_rr = (uint8_t)(v + 1 == V ? 0 : v + 1);
-                ports[op].sa_out_rr = (uint8_t)(p + 1 == P ? 0 : p + 1);
+                ports[p].sa_in_rr = rr_past(v);
+                ports[op].sa_out_rr = rr_past(p);
             }
         }
     }
@@ -1068,6 +1093,165 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
             defer.o[i]->ob_space++;
     else if (OBUF_ON(n, M))
         link_stage(n, w, r, NULL, M);
+}
+
+/* alloc_vcs for router_step_plain1, out of line: most of its router-cycles
+ * have no head waiting. */
+static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_part *w,
+                                                      uint32_t r, uint64_t pm)
+{
+    return alloc_vcs(n, w, r, pm, RM_PLAIN);
+}
+
+/* Input port p's switch request at speedup 1: its first VC from its
+ * pointer among m, the VCs holding flits and an output VC with room
+ * (n->vready); the request goes into the output's mask (cleared when the
+ * output is first asked, its port then the output's first asker). */
+HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, int p, uint64_t m,
+                     uint64_t *asked, uint64_t *omask, uint8_t *osel, uint8_t *vsel,
+                     uint64_t *inreq, uint64_t *firsts)
+{
+    const int s = ports[p].sa_in_rr;
+    const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
+    const int op = ivcs[p * V + v].out_port;
+    const uint64_t ob = 1ULL << op;
+    if (!(*asked & ob)) {
+        *asked |= ob;
+        omask[op] = 0;
+        *firsts |= 1ULL << p;
+    }
+    omask[op] |= 1ULL << p;
+    osel[p] = (uint8_t)op;
+    vsel[p] = (uint8_t)v;
+    *inreq |= 1ULL << p;
+}
+
+/* xfer for router_step_plain1 (RM_PLAIN, no output buffers, no
+ * metapackets: every VC a data VC), with the router's arrays and the
+ * cycle in locals: the same steps in the same order. */
+HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
+                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v)
+{
+    const uint64_t now = n->now;
+    struct ivc *iv = &ivcs[p * V + v];
+    const int opn = iv->out_port, ovn = iv->out_vc;
+    struct port *op = &ports[opn];
+    struct ovc *o = &ovcs[opn * V + ovn];
+    const uint32_t gop = gp0 + (uint32_t)opn;
+    if (n->xbar_last)
+        n->xbar_last[gop] = now + 1;
+    /* net_ivc_pop */
+    const flit_t f = iv->buf[iv->head];
+    iv->head = (iv->head + 1) & iv->mask;
+    const uint64_t pbit = 1ULL << p, mob = n->mob_ports & pbit;
+    struct port *in = &ports[p];
+    if (--iv->count == 0) {
+        if (mob)
+            n->rnvc[r]--;
+        if (!(in->nonempty &= ~(1ULL << v)))
+            n->rports[r] &= ~pbit;
+    }
+    if (in->cap != 0)
+        net_push_credit(n, w, now + in->credit_lat, in->up_part,
+                        (in->up * (uint32_t)V + (uint32_t)v) |
+                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+    if (op->kind == PORT_LOCAL) {
+        n->rocc[r]--;
+        net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
+                       0, f);
+    } else {
+        onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN);
+        if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
+            n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
+    }
+    w->last_move = now;
+    if (mob)
+        w->cyc_na++, n->rna[r]++;
+    if (f.flags & FLIT_TAIL) {
+        o->owner = -1;
+        if (n->va_stage)
+            n->ovc_freed[o - n->ovcs] = (uint32_t)now;
+        iv->state = IVC_IDLE;
+        in->active &= ~(1ULL << v);
+        n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
+        if (n->rops->tail_left)
+            n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
+    }
+}
+
+/* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
+ * router_step_impl's cycle with the switch requests made in the same pass
+ * over the ports that looks for waiting heads, each port's from its ready
+ * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
+ * out of line: most router-cycles have no head waiting) runs only for the
+ * ports holding one, which are asked again after it. The outputs are then
+ * served in router_step_impl's order, that of the first input port asking
+ * each (the lowest bit of its request mask), so that the flits leave in
+ * the same order. */
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t *vready = &n->vready[gp0];
+
+    /* Mobility: counted buffers holding a flit as the cycle starts. */
+    const uint32_t nv = n->rnvc[r];
+    n->rnv[r] = nv;
+    n->rna[r] = 0; /* counted by xfer */
+    n->rstamp[r] = n->now + 1;
+    w->cyc_nv += nv;
+
+    uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
+    uint64_t firsts = 0; /* the first input port asking each output */
+    uint8_t osel[64], vsel[64];
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
+        if (ne & ~ports[p].active)
+            waiting |= 1ULL << p;
+        if (ready)
+            sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
+    }
+    if (waiting) {
+        if (!alloc_vcs_plain(n, w, r, waiting))
+            return;
+        for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
+            const int p = __builtin_ctzll(pm);
+            if (inreq & (1ULL << p)) {
+                omask[osel[p]] &= ~(1ULL << p);
+                inreq &= ~(1ULL << p);
+            }
+            const uint64_t m = ports[p].nonempty & vready[p];
+            if (m)
+                sa_request1(ports, ivcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
+        }
+        firsts = 0; /* the requests changed: each output's lowest asking port */
+        for (uint64_t om = asked; om; om &= om - 1) {
+            const uint64_t x = omask[__builtin_ctzll(om)];
+            firsts |= x & -x;
+        }
+    }
+    for (uint64_t im = firsts; im; im &= im - 1) {
+        const int q = __builtin_ctzll(im), op = osel[q];
+        const uint64_t om = omask[op];
+        int p = q; /* asked by one input: it wins */
+        if (om & (om - 1)) {
+            const int s = ports[op].sa_out_rr;
+            p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
+        }
+        const int v = vsel[p];
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v);
+        ports[p].sa_in_rr = rr_past(v);
+        ports[op].sa_out_rr = rr_past(p);
+    }
+}
+
+static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
+{
+    plain1_step(n, w, r);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1100,7 +1284,46 @@ router_step_fn router_step_for(const struct net *n)
         return router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
-    return n->obuf_on ? router_step_plain_obuf : router_step_plain;
+    if (n->obuf_on)
+        return router_step_plain_obuf;
+    return n->speedup == 1 ? router_step_plain1 : router_step_plain;
+}
+
+bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
+
+/* The active routers of partition w, in order, each stepped by step, or
+ * with inlined = 1 (router_step_plain1) or 2 (router_step_plain_obuf) by that
+ * cycle inlined into the loop, so that its registers are saved once a
+ * partition and cycle rather than once a router. */
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined)
+{
+    const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    for (uint32_t wd = w0; wd < w1; wd++) {
+        uint64_t m = n->router_active[wd];
+        while (m) {
+            const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            if (inlined == 1)
+                plain1_step(n, w, r);
+            else if (inlined == 2)
+                router_step_impl(n, w, r, RM_PLAIN_OBUF);
+            else
+                step(n, w, r);
+            if (n->rocc[r] == 0)
+                n->router_active[wd] &= ~(1ULL << (r & 63));
+        }
+    }
+}
+
+void net_part_routers(struct net *n, struct net_part *w)
+{
+    const router_step_fn step = router_step_for(n);
+    if (step == router_step_plain1)
+        run_routers(n, w, NULL, 1);
+    else if (step == router_step_plain_obuf)
+        run_routers(n, w, NULL, 2);
+    else
+        run_routers(n, w, step, 0);
 }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)

@@ -68,4 +68,5 @@ const struct route_ops route_df_hybrid = {.name = "hybrid",
                                           .route = hybrid_route,
                                           .tail_left = hybrid_tail,
                                           .free = hybrid_free,
-                                          .dragonfly = true, .local_vcs = 3, .reroute = true};
+                                          .dragonfly = true, .local_vcs = 3, .reroute = true,
+                                          .reads_crossings = df_occupancy_reads_crossings};

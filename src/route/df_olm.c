@@ -51,4 +51,5 @@ const struct route_ops route_df_olm = {.name = "olm",
                                        .at_source = df_inflight_init,
                                        .route = olm_route,
                                        .free = free,
-                                       .dragonfly = true, .local_vcs = 3, .reroute = true};
+                                       .dragonfly = true, .local_vcs = 3, .reroute = true,
+                                       .reads_crossings = df_occupancy_reads_crossings};

@@ -604,6 +604,11 @@ static double occupancy_frac(const struct net *n, const struct df_opts *o, uint3
     return cap > 0 ? occ / (cap * (hi - c->vc_lo + 1)) : occ;
 }
 
+bool df_occupancy_reads_crossings(const struct saturn_config *cfg)
+{
+    return saturn_config_enum(cfg, "olm.trigger") == 2;
+}
+
 /* The occupancy trigger OLM and Hybrid share: options whose occupancy is
  * below pct percent of the minimal output's (and open, with
  * dragonfly.misroute_room); a random one of them, or -1. With olm.trigger

@@ -178,6 +178,9 @@ int df_pick(struct rng *rng, const bool *ok, int nopt);
 void df_inflight_init(void *state, const struct net *n, struct packet *p, uint64_t draw);
 /* OLM's trigger (also Hybrid's): a random option whose occupancy is below
  * pct percent of the minimal output's, or -1. */
+/* route_ops.reads_crossings of the policies using it: olm.trigger = busy
+ * reads net->xbar_last. */
+bool df_occupancy_reads_crossings(const struct saturn_config *cfg);
 int df_occupancy_choice(const struct net *n, const struct df_opts *o, uint32_t r,
                         struct df_plan *plan, const struct packet *p, double pct);
 /* Base's trigger (also Hybrid's and ECtN's in transit): counts the head at

@@ -77,6 +77,10 @@ struct route_ops {
                       int in_vc, const struct packet *p);
     /* Once per cycle, before the routers (optional: periodic broadcasts). */
     void (*cycle)(void *state, const struct net *net);
+    /* Whether the policy reads net->xbar_last (the last cycle a flit
+     * crossed the switch into each output port) under this configuration
+     * (optional: the engine records it only for a policy that says so). */
+    bool (*reads_crossings)(const struct saturn_config *cfg);
 };
 
 /* The minimal output ports of router r towards router dst on a k-ary
