@@ -45,6 +45,7 @@ struct dor {
     enum dateline dl;
     int classes;
     enum tie tie;
+    uint8_t vc[]; /* class c's VC range: vc[2c] .. vc[2c + 1] (route_vc_class) */
 };
 
 /* Crossings of the dateline links among the m links taken from s in
@@ -69,15 +70,19 @@ static int crossings(int s, int m, int dir, int k, bool cumulative)
 }
 
 /* Direction (+1/-1) and hop count from a to b in dimension d. */
-static int direction(const struct topo *t, const struct packet *p, int d,
-                     int a, int b, int *hops)
+static inline __attribute__((always_inline)) int direction(const struct topo *t,
+                                                          const struct packet *p, int d,
+                                                          int a, int b, int *hops)
 {
     int k = t->k[d];
     if (t->kind == TOPO_MESH) {
         *hops = abs(b - a);
         return b > a ? 1 : -1;
     }
-    int fw = ((b - a) % k + k) % k, bw = k - fw;
+    int fw = b - a; /* |b - a| < k */
+    if (fw < 0)
+        fw += k;
+    int bw = k - fw;
     if (fw < bw || (fw == bw && !(p->route[0] & (1u << d)))) {
         *hops = fw;
         return 1;
@@ -101,6 +106,20 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         return;
     }
     int cls = 0, d;
+    if (s->dl == DL_CLASSIC) { /* the default: no datelines in finished dimensions */
+        for (d = 0; topo_coord(t, router, d) == topo_coord(t, dst_router, d); d++)
+            ;
+        int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
+        int sc = topo_coord(t, src_router, d), h;
+        int dir = direction(t, p, d, sc, g, &h);
+        /* the wrap link k-1 -> 0 taken already or now (crossings(sc, done + 1, ...) > 0) */
+        cls = dir > 0 ? c < sc || c == t->k[d] - 1 : c > sc || c == 0;
+        if (cls >= s->classes)
+            cls = s->classes - 1;
+        out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
+                                        s->vc[2 * cls + 1]};
+        return;
+    }
     for (d = 0; d < t->n; d++) {
         int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
         if (c != g)
@@ -133,10 +152,8 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         cls += crossings(sc, done + 1, dir, t->k[d], true);
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
         cls = s->classes - 1;
-    int lo, hi;
-    route_vc_class(s->classes, n->Vd, cls, &lo, &hi);
-    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
-                                    (uint8_t)lo, (uint8_t)hi};
+    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
+                                    s->vc[2 * cls + 1]};
 }
 
 static void dor_at_source(void *state, const struct net *n, struct packet *p,
@@ -165,7 +182,8 @@ static const char *const tie_names[] = {"positive", "random", "parity", NULL};
 static int dor_init(void **state, const struct saturn_config *cfg,
                     const struct net *n, struct saturn_error *err)
 {
-    struct dor *s = calloc(1, sizeof *s);
+    /* at most n + 1 classes (cumulative), each with its VC range */
+    struct dor *s = calloc(1, sizeof *s + 2 * ((size_t)n->topo.n + 1));
     if (!s)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     *state = s;
@@ -199,6 +217,12 @@ static int dor_init(void **state, const struct saturn_config *cfg,
                                   n->topo.n, s->classes);
     if (n->Vd < s->classes)
         s->classes = n->Vd;
+    for (int c = 0; c < s->classes; c++) {
+        int lo, hi;
+        route_vc_class(s->classes, n->Vd, c, &lo, &hi);
+        s->vc[2 * c] = (uint8_t)lo;
+        s->vc[2 * c + 1] = (uint8_t)hi;
+    }
     return SATURN_OK;
 }
 
