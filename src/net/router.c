@@ -311,7 +311,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
-        w->cyc_na++, n->rna[r]++;
+        w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_stage)
@@ -340,7 +340,7 @@ static void xbar_burst(struct net *n, struct net_part *w, uint32_t r, int p, int
             break;
         xfer(n, w, r, p, v, RM_ANY);
         if (counted) /* the buffer counts once in Na (mobility), whatever it sent */
-            w->cyc_na--, n->rna[r]--;
+            w->cyc_na--;
     }
 }
 
@@ -933,12 +933,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
 
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = now + 1;
-    w->cyc_nv += nv;
+    /* Mobility: counted buffers holding a flit as the cycle starts (the
+     * router's own record, n->router_mob: step_router). */
+    w->cyc_nv += n->rnvc[r];
 
     /* 1. Route heads, allocate VCs (alloc_vcs). */
     if (ANY(M) && n->central)
@@ -1166,7 +1163,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     }
     w->last_move = now;
     if (mob)
-        w->cyc_na++, n->rna[r]++;
+        w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_stage)
@@ -1197,12 +1194,9 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t *vready = &n->vready[gp0];
 
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = n->now + 1;
-    w->cyc_nv += nv;
+    /* Mobility: counted buffers holding a flit as the cycle starts (the
+     * router's own record, n->router_mob: step_router). */
+    w->cyc_nv += n->rnvc[r];
 
     uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
     uint64_t firsts = 0; /* the first input port asking each output */
@@ -1291,11 +1285,39 @@ router_step_fn router_step_for(const struct net *n)
 
 bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
 
+/* Router r's cycle, by step or (inlined = 1 or 2) by plain1_step or
+ * router_step_impl for RM_PLAIN_OBUF. With rmob (n->router_mob) it records
+ * the router's own Nv and Na of this cycle (rnv, rna, rstamp): Nv counted
+ * as the cycle starts, Na as what the cycle added to the partition's
+ * cyc_na (the crossings count only that). */
+HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
+                     const int inlined, const bool rmob)
+{
+    uint32_t nv = 0;
+    uint64_t na0 = 0;
+    if (rmob) {
+        nv = n->rnvc[r];
+        na0 = w->cyc_na;
+    }
+    if (inlined == 1)
+        plain1_step(n, w, r);
+    else if (inlined == 2)
+        router_step_impl(n, w, r, RM_PLAIN_OBUF);
+    else
+        step(n, w, r);
+    if (rmob) {
+        n->rnv[r] = nv;
+        n->rna[r] = (uint32_t)(w->cyc_na - na0);
+        n->rstamp[r] = n->now + 1;
+    }
+}
+
 /* The active routers of partition w, in order, each stepped by step, or
  * with inlined = 1 (router_step_plain1) or 2 (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
-HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined)
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined,
+                     const bool rmob)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
     for (uint32_t wd = w0; wd < w1; wd++) {
@@ -1303,12 +1325,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            if (inlined == 1)
-                plain1_step(n, w, r);
-            else if (inlined == 2)
-                router_step_impl(n, w, r, RM_PLAIN_OBUF);
-            else
-                step(n, w, r);
+            step_router(n, w, r, step, inlined, rmob);
             if (n->rocc[r] == 0)
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }
@@ -1318,15 +1335,18 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
 void net_part_routers(struct net *n, struct net_part *w)
 {
     const router_step_fn step = router_step_for(n);
-    if (step == router_step_plain1)
-        run_routers(n, w, NULL, 1);
-    else if (step == router_step_plain_obuf)
-        run_routers(n, w, NULL, 2);
+    const int inlined = step == router_step_plain1 ? 1 : step == router_step_plain_obuf ? 2 : 0;
+    if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
+        run_routers(n, w, step, inlined, true);
+    else if (inlined == 1)
+        run_routers(n, w, NULL, 1, false);
+    else if (inlined == 2)
+        run_routers(n, w, NULL, 2, false);
     else
-        run_routers(n, w, step, 0);
+        run_routers(n, w, step, 0, false);
 }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
-    router_step_for(n)(n, w, r);
+    step_router(n, w, r, router_step_for(n), 0, n->router_mob);
 }
