@@ -275,10 +275,12 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     flit_t f;
     if (n->xbar_last)
         n->xbar_last[gop] = n->now + 1;
-    if (ANY(M) && n->ob_credits && op->kind == PORT_NET)
+    if (ANY(M) && n->ob_credits && op->kind == PORT_NET) {
         f = obuf_credit_pop(n, r, p, v, o, gp);
-    else
-        f = net_ivc_pop(n, w, r, p, v);
+    } else {
+        f = net_ivc_take(n, r, p, v);
+        net_ivc_credit_now(n, w, &n->ports[gp], gp, (uint32_t)v);
+    }
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
@@ -1148,10 +1150,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         if (!(in->nonempty &= ~(1ULL << v)))
             n->rports[r] &= ~pbit;
     }
-    if (in->cap != 0)
-        net_push_credit(n, w, now + in->credit_lat, in->up_part,
-                        (in->up * (uint32_t)V + (uint32_t)v) |
-                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+    net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     if (op->kind == PORT_LOCAL) {
         n->rocc[r]--;
         net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
@@ -1334,6 +1333,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
 
 void net_part_routers(struct net *n, struct net_part *w)
 {
+    net_credit_queues(n, w); /* xfer's credits (net_ivc_credit_now) */
     const router_step_fn step = router_step_for(n);
     const int inlined = step == router_step_plain1 ? 1 : step == router_step_plain_obuf ? 2 : 0;
     if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
@@ -1348,5 +1348,6 @@ void net_part_routers(struct net *n, struct net_part *w)
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
+    net_credit_queues(n, w);
     step_router(n, w, r, router_step_for(n), 0, n->router_mob);
 }
