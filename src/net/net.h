@@ -350,8 +350,8 @@ struct net {
      * buffers holding a flit when the router's cycle starts, Na = those of
      * them that sent a flit in it. Counted buffers: mob_ports. */
     uint64_t mob_ports;
-    uint32_t *rnv, *rna;     /* per router: Nv and Na of its last cycle, written only with */
-    bool router_mob;         /* router_mob (a reader asked for them: gsum_init) */
+    uint32_t *rnv, *rna;     /* per router: Nv and Na of its last cycle (with rstamp), */
+    bool router_mob;         /* written only when this is set (a reader asked: gsum_init) */
     uint32_t *rnvc;          /* per router: counted input VCs holding flits now (Nv as the
                                 cycle starts, kept up to date as VCs fill and empty) */
     uint64_t *rstamp;        /* cycle of rnv/rna + 1; older means 0 */
