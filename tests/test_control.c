@@ -50,7 +50,12 @@ static void circuit_delay_model(void **state)
     const struct topo *t = &n->topo;
     for (uint32_t src = 0; src < t->routers; src += 3) {
         struct gsum g;
+        n->router_mob = false;
+        assert_int_equal(gsum_init(&g, GSUM_IDEAL, n), SATURN_OK);
+        assert_false(n->router_mob); /* ideal reads the sums only */
+        gsum_free(&g);
         assert_int_equal(gsum_init(&g, GSUM_CIRCUIT, n), SATURN_OK);
+        assert_true(n->router_mob); /* the circuit reads each router's record */
         int up = topo_distance(t, src, 0);
         uint64_t t0 = 7;
         int64_t first[32];
@@ -245,27 +250,42 @@ static void started_packet_never_cut(void **state)
 /* Nv and Na by hand: nodes 1 and 3 of a 4-ring send to node 2. At cycle 2
  * both heads sit in router 2 and want its one ejection channel: Nv = 2,
  * Na = 1. At cycle 1 each head is in its own router's injection buffer
- * (counted with entropy.buffers = all, not with network). */
+ * (counted with entropy.buffers = all, not with network). Each router's
+ * own record (rnv, rna, rstamp) is kept only when a reader asks for it
+ * (n->router_mob, set by gsum_init): without, the sums are the same and
+ * the record stays untouched. */
 static void mobility_by_hand(void **state)
 {
     (void)state;
     const char *const sets[] = {"entropy.buffers=all", "entropy.buffers=network"};
-    for (int k = 0; k < 2; k++) {
+    uint64_t sums[2] = {0, 0};
+    for (int k = 0; k < 4; k++) {
+        const bool rmob = k < 2;
         struct saturn_config *cfg;
         struct net *n = test_net((const char *const[]){"network.k=4", "network.n=1",
-                                                      "traffic.packet_length=4", sets[k], NULL},
+                                                      "traffic.packet_length=4", sets[k % 2],
+                                                      NULL},
                                 &cfg);
+        assert_false(n->router_mob); /* control.model = noth reads no router's record */
+        n->router_mob = rmob;
         net_packet_new(n, 1, 2, 4, true);
         net_packet_new(n, 3, 2, 4, true);
         assert_int_equal(net_step(n), SATURN_OK); /* cycle 0: heads in the channels */
         assert_int_equal(n->cyc_nv, 0);
         assert_int_equal(net_step(n), SATURN_OK); /* cycle 1 */
-        assert_int_equal(n->rnv[1], k == 0 ? 1 : 0);
-        assert_int_equal(n->rna[1], k == 0 ? 1 : 0);
-        assert_int_equal(n->cyc_nv, k == 0 ? 2 : 0);
+        assert_int_equal(n->rnv[1], rmob && k % 2 == 0 ? 1 : 0);
+        assert_int_equal(n->rna[1], rmob && k % 2 == 0 ? 1 : 0);
+        assert_int_equal(n->rstamp[1], rmob ? 2 : 0);
+        assert_int_equal(n->cyc_nv, k % 2 == 0 ? 2 : 0);
+        assert_int_equal(n->cyc_na, k % 2 == 0 ? 2 : 0);
         assert_int_equal(net_step(n), SATURN_OK); /* cycle 2 */
-        assert_int_equal(n->rnv[2], 2);
-        assert_int_equal(n->rna[2], 1);
+        assert_int_equal(n->rnv[2], rmob ? 2 : 0);
+        assert_int_equal(n->rna[2], rmob ? 1 : 0);
+        assert_int_equal(n->rstamp[2], rmob ? 3 : 0);
+        if (rmob) /* the sums, the same either way */
+            sums[k] = (uint64_t)n->cyc_nv << 32 | n->cyc_na;
+        else
+            assert_int_equal((uint64_t)n->cyc_nv << 32 | n->cyc_na, sums[k % 2]);
         test_net_free(n, cfg);
     }
 }

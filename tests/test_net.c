@@ -272,6 +272,84 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
     test_net_free(n, cfg);
 }
 
+/* A crossing's credit goes into the queue of its input port's credit class
+ * (n->pcredit, n->ccls; w->cq for the cycle) and is back upstream exactly
+ * router.credit_delay cycles after the flit left the input buffer: the
+ * injection VC's at the node, the network VC's at the sending router,
+ * never out of range. The audit catches a port whose credits would go to
+ * the wrong counter or class. */
+static void credit_back_after_its_delay(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 2; k++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.credit_delay=3",
+                                                       k ? "router.speedup=2" : "router.speedup=1",
+                                                       NULL},
+                                 &cfg);
+        assert_int_equal(n->nccls, 1); /* one thread, one credit latency */
+        assert_int_equal(n->ccls[0], 3u << 16);
+        net_packet_new(n, 0, 1, 1, true); /* one flit, one hop */
+        const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
+        const int32_t cap = (int32_t)n->buf_cap;
+        long left_inj = -1, inj_back = -1, left_net = -1, net_back = -1;
+        uint32_t *head = calloc(nvc, sizeof *head); /* a ring's front moves as a flit leaves */
+        assert_non_null(head);
+        bool net_out = false, inj_out = false;
+        for (long c = 0; c < 40; c++) {
+            assert_int_equal(net_step(n), SATURN_OK);
+            assert_true(net_audit(n));
+            bool net_low = false, inj_low = false;
+            for (size_t i = 0; i < nvc; i++) {
+                const struct port *pt = &n->ports[i / (size_t)n->V];
+                if (pt->kind == PORT_NET && n->ovcs[i].credits != cap) {
+                    assert_true(n->ovcs[i].credits >= 0 && n->ovcs[i].credits < cap);
+                    net_low = true;
+                }
+                if (head[i] != n->ivcs[i].head) { /* a flit left this input VC in cycle c */
+                    if (pt->kind == PORT_LOCAL)
+                        left_inj = c;
+                    else
+                        left_net = c;
+                }
+                head[i] = n->ivcs[i].head;
+            }
+            for (size_t i = 0; i < (size_t)n->nnodes * (size_t)n->V; i++)
+                if (n->inj_credits[i] != cap) {
+                    assert_true(n->inj_credits[i] >= 0 && n->inj_credits[i] < cap);
+                    inj_low = true;
+                }
+            if (net_out && !net_low && net_back < 0)
+                net_back = c;
+            if (inj_out && !inj_low && inj_back < 0)
+                inj_back = c;
+            net_out |= net_low;
+            inj_out |= inj_low;
+        }
+        assert_int_equal(n->packets_delivered, 1);
+        assert_true(left_inj >= 0 && left_net > left_inj);
+        assert_int_equal(inj_back - left_inj, 3);
+        assert_int_equal(net_back - left_net, 3);
+        free(head);
+        /* a port whose credits would go elsewhere */
+        for (size_t gp = 0; gp < nvc / (size_t)n->V; gp++)
+            if (n->ports[gp].kind == PORT_NET) {
+                n->pcredit[gp].ctr += (uint32_t)n->V;
+                assert_false(net_audit(n));
+                assert_non_null(strstr(n->fail_msg, "credits to counter"));
+                n->pcredit[gp].ctr -= (uint32_t)n->V;
+                n->failed = false;
+                n->pcredit[gp].cls = 1;
+                assert_false(net_audit(n));
+                n->pcredit[gp].cls = 0;
+                n->failed = false;
+                assert_true(net_audit(n));
+                break;
+            }
+        test_net_free(n, cfg);
+    }
+}
+
 /* router_step_plain1 picks among the ready VCs (n->vready): those holding
  * an output VC with room. A packet longer than the buffers runs its output
  * VC out of credits: its input VC leaves the mask, comes back when a credit
@@ -332,6 +410,7 @@ int main(void)
         cmocka_unit_test(audit_catches_corruption),
         cmocka_unit_test(flit_on_link_unseen_until_it_arrives),
         cmocka_unit_test(ready_mask_follows_room),
+        cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),
         cmocka_unit_test(watchdog_longer_than_delays),

@@ -15,13 +15,14 @@ static bool in_stage(const struct topo *t, uint32_t r, int d)
     return true;
 }
 
-int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n)
+int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
 {
     memset(g, 0, sizeof *g);
     g->mode = mode;
     g->routers = n->topo.routers;
     if (mode == GSUM_IDEAL)
         return SATURN_OK;
+    n->router_mob = true; /* gsum_step reads rnv, rna, rstamp */
     const struct topo *t = &n->topo;
     g->stages = t->n;
     size_t cells = (size_t)g->stages * g->routers;

@@ -49,7 +49,8 @@ struct gsum {
     uint64_t hops_tried, hops_made; /* vcc: register hops, and those whose link was free */
 };
 
-int gsum_init(struct gsum *g, enum gsum_mode mode, const struct net *n);
+/* Except in ideal mode, asks n to keep each router's Nv/Na (n->router_mob). */
+int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n);
 /* After the routers' cycle: fold in this cycle's Nv/Na and move registers. */
 void gsum_step(struct gsum *g, const struct net *n);
 struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router);

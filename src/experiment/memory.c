@@ -84,6 +84,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
                              vcs * freed +
                              routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
+                                                    sizeof *n->pcredit +
                                                     sizeof *n->vready)); /* vready: a bound */
 
     /* packets alive at once */

@@ -193,6 +193,20 @@ bool net_audit(struct net *n)
             }
         }
     }
+    for (size_t gp = 0; ok && gp < nvc / V; gp++) { /* where the crossings send credits */
+        const struct port *pt = &n->ports[gp];
+        if (pt->kind == PORT_NONE || pt->cap == 0)
+            continue;
+        const struct port_credit pc = n->pcredit[gp];
+        const uint32_t ctr = (pt->up * V) | (pt->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0);
+        if (pc.ctr != ctr || pc.cls >= n->nccls ||
+            n->ccls[pc.cls] != ((uint32_t)pt->credit_lat << 16 | pt->up_part)) {
+            snprintf(msg, sizeof msg, "input port %zu: credits to counter %#x class %u, not %#x "
+                     "with latency %u to partition %u", gp, pc.ctr, pc.cls, ctr,
+                     pt->credit_lat, pt->up_part);
+            ok = audit_fail(n, msg);
+        }
+    }
     for (uint32_t r = 0; ok && r < n->topo.routers; r++) { /* mobility's running count */
         uint64_t ob = 0;
         for (uint32_t p = 0; p < (uint32_t)n->P; p++)

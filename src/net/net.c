@@ -384,6 +384,52 @@ static int build_nodes(struct net *n, uint64_t seed)
     return SATURN_OK;
 }
 
+/* Where each input port's credits go (struct port_credit): the counter
+ * of its VC 0 and its credit class, one per distinct (credit_lat, up_part)
+ * of the ports with bounded buffers; each partition's queue pointers per
+ * class (w->cq, set every cycle by net_credit_queues). */
+static int credit_classes(struct net *n)
+{
+    const size_t nports = (size_t)n->topo.routers * n->P;
+    if (!(n->pcredit = calloc(nports, sizeof *n->pcredit)))
+        return SATURN_ENOMEM;
+    uint32_t cap = 0;
+    for (size_t gp = 0; gp < nports; gp++) {
+        const struct port *pt = &n->ports[gp];
+        if (pt->kind == PORT_NONE || pt->cap == 0)
+            continue;
+        const uint32_t key = (uint32_t)pt->credit_lat << 16 | pt->up_part;
+        uint32_t c = 0;
+        while (c < n->nccls && n->ccls[c] != key)
+            c++;
+        if (c == n->nccls) {
+            if (n->nccls == cap) {
+                cap = cap ? 2 * cap : 4;
+                uint32_t *g = realloc(n->ccls, cap * sizeof *g);
+                if (!g)
+                    return SATURN_ENOMEM;
+                n->ccls = g;
+            }
+            n->ccls[n->nccls++] = key;
+        }
+        n->pcredit[gp] = (struct port_credit){
+            (pt->up * (uint32_t)n->V) | (pt->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0), c};
+    }
+    for (uint32_t t = 0; t < n->nparts; t++)
+        if (!(n->parts[t].cq = calloc(n->nccls ? n->nccls : 1, sizeof *n->parts[t].cq)))
+            return SATURN_ENOMEM;
+    return SATURN_OK;
+}
+
+void net_credit_queues(struct net *n, struct net_part *w)
+{
+    const uint64_t now = n->now;
+    const uint32_t mask = n->wheel_mask, np = n->nparts;
+    for (uint32_t c = 0; c < n->nccls; c++)
+        w->cq[c] = &w->credit[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
+                              (n->ccls[c] & 0xffff)];
+}
+
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                struct saturn_error *err)
 {
@@ -653,6 +699,8 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "control.model", err, "no such injection control policy");
     if (n->ctl->init && (rc = n->ctl->init(&n->ctl_state, cfg, n, err)))
         return rc;
+    if ((rc = credit_classes(n)))
+        return saturn_error_set(err, rc, "out of memory building the network");
     if (router_keeps_ready(n) && /* every VC idle: none ready */
         !(n->vready = calloc((size_t)n->topo.routers * n->P, sizeof *n->vready)))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
@@ -763,6 +811,7 @@ void net_destroy(struct net *n)
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
+        free(w->cq);
     }
     free(n->parts);
     free(n->word_part);
@@ -774,6 +823,8 @@ void net_destroy(struct net *n)
     free(n->vready);
     free(n->ports);
     free(n->prare);
+    free(n->pcredit);
+    free(n->ccls);
     free(n->nodes);
     free(n->inj_credits);
     free(n->node_active);

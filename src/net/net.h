@@ -180,6 +180,17 @@ struct creditq {
     uint32_t n, cap;
 };
 
+/* Where the credits of an input port's slots go, made once at creation
+ * (the hot path's net_ivc_credit_now): ctr, the counter of its VC 0 (up *
+ * V, or node * V | NET_CREDIT_NODE: VC v's is ctr + v), and cls, the
+ * port's credit class, its (credit_lat, up_part) pair among the network's
+ * (n->ccls), whose queue for the current cycle the routers' phase keeps
+ * in w->cq. Only for ports with bounded buffers (cap != 0). */
+struct port_credit {
+    uint32_t ctr;
+    uint32_t cls;
+};
+
 /* One partition of the routers (sim.threads): a contiguous block of
  * whole 64-router words, stepped by one thread. Everything a router's
  * cycle writes outside its own routers goes here and is merged in
@@ -195,6 +206,10 @@ struct net_part {
     /* Credits this partition returns, by arrival slot and destination
      * partition: credit[slot * nparts + d]. */
     struct creditq *credit;
+    /* The queue of each credit class (n->ccls) for credits sent in this
+     * cycle: credit[((now + credit_lat) & wheel_mask) * nparts + up_part],
+     * set as the routers' phase starts (net_credit_queues). */
+    struct creditq **cq;
     /* Arrivals without events: flits this partition sent to input VCs of
      * its own routers over bounded links are written into the input ring
      * at send time (struct ivc, pending); what arrives in a slot's cycle
@@ -278,6 +293,9 @@ struct net {
                                by VC allocation and credit arrivals, cleared by the crossing
                                (net_ready_ok states it; the audit checks it) */
     struct port_rare *prare; /* routers * P */
+    struct port_credit *pcredit; /* routers * P: where each input port's credits go */
+    uint32_t *ccls;         /* credit classes: credit_lat << 16 | up_part, nccls of them */
+    uint32_t nccls;
     struct ivc *ivcs;       /* routers * P * V */
     struct ivc_route *iroute; /* routers * P * V */
     struct ovc *ovcs;       /* routers * P * V */
@@ -332,7 +350,8 @@ struct net {
      * buffers holding a flit when the router's cycle starts, Na = those of
      * them that sent a flit in it. Counted buffers: mob_ports. */
     uint64_t mob_ports;
-    uint32_t *rnv, *rna;
+    uint32_t *rnv, *rna;     /* per router: Nv and Na of its last cycle (with rstamp), */
+    bool router_mob;         /* written only when this is set (a reader asked: gsum_init) */
     uint32_t *rnvc;          /* per router: counted input VCs holding flits now (Nv as the
                                 cycle starts, kept up to date as VCs fill and empty) */
     uint64_t *rstamp;        /* cycle of rnv/rna + 1; older means 0 */

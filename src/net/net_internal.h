@@ -28,17 +28,21 @@ static inline void net_push_event(struct net *n, struct net_part *w, uint64_t wh
     e->kind = (uint16_t)kind;
     e->f = f;
 }
+/* Appends x to q (a credit's counter, or an arrival: struct net_part). */
+static inline __attribute__((always_inline)) void net_creditq_push(struct creditq *q, uint32_t x)
+{
+    if (__builtin_expect(q->n == q->cap, 0) && !net_creditq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    q->i[q->n++] = x;
+}
 /* A credit for counter idx (struct creditq) arriving at cycle `when` in
  * partition dpart, sent by partition w. */
 static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t when,
                                    uint32_t dpart, uint32_t idx)
 {
-    struct creditq *q = &w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart];
-    if (__builtin_expect(q->n == q->cap, 0) && !net_creditq_grow(q)) {
-        fprintf(stderr, "saturn: out of memory\n");
-        abort();
-    }
-    q->i[q->n++] = idx;
+    net_creditq_push(&w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
 }
 /* Does mobility count input VC (p, v) of a router (net.h, rnvc)? */
 static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
@@ -71,6 +75,20 @@ static inline __attribute__((always_inline)) void net_ivc_credit(struct net *n, 
         net_push_credit(n, w, n->now + in->credit_lat, in->up_part,
                         (in->up * (uint32_t)n->V + v) | (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
 }
+/* net_ivc_credit in the routers' phase, where w->cq holds this cycle's
+ * queue of each credit class (net_credit_queues): the same credit into
+ * the same queue, with no arithmetic on the wheel or the counter's index. */
+static inline __attribute__((always_inline)) void
+net_ivc_credit_now(struct net *n, struct net_part *w, const struct port *in, uint32_t gp,
+                   uint32_t v)
+{
+    if (in->cap != 0) {
+        const struct port_credit pc = n->pcredit[gp];
+        net_creditq_push(w->cq[pc.cls], pc.ctr + v);
+    }
+}
+/* Points w->cq at this cycle's queue of each credit class. */
+void net_credit_queues(struct net *n, struct net_part *w);
 /* Take the front flit of input VC (p, v) of router r out of its buffer,
  * returning its slot's credit upstream. */
 static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, struct net_part *w,
@@ -129,12 +147,7 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     const uint32_t at = iv->count + iv->pending;
     iv->buf[(iv->head + at) & iv->mask] = f;
     iv->pending++;
-    struct creditq *q = &w->arrive[when & n->wheel_mask];
-    if (__builtin_expect(q->n == q->cap, 0) && !net_creditq_grow(q)) {
-        fprintf(stderr, "saturn: out of memory\n");
-        abort();
-    }
-    q->i[q->n++] = gp << 6 | vc;
+    net_creditq_push(&w->arrive[when & n->wheel_mask], gp << 6 | vc);
 }
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
 int net_partition_build(struct net *n, uint32_t threads);

@@ -275,10 +275,12 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     flit_t f;
     if (n->xbar_last)
         n->xbar_last[gop] = n->now + 1;
-    if (ANY(M) && n->ob_credits && op->kind == PORT_NET)
+    if (ANY(M) && n->ob_credits && op->kind == PORT_NET) {
         f = obuf_credit_pop(n, r, p, v, o, gp);
-    else
-        f = net_ivc_pop(n, w, r, p, v);
+    } else {
+        f = net_ivc_take(n, r, p, v);
+        net_ivc_credit_now(n, w, &n->ports[gp], gp, (uint32_t)v);
+    }
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
         n->rocc[r]--;
@@ -311,7 +313,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
-        w->cyc_na++, n->rna[r]++;
+        w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_stage)
@@ -340,7 +342,7 @@ static void xbar_burst(struct net *n, struct net_part *w, uint32_t r, int p, int
             break;
         xfer(n, w, r, p, v, RM_ANY);
         if (counted) /* the buffer counts once in Na (mobility), whatever it sent */
-            w->cyc_na--, n->rna[r]--;
+            w->cyc_na--;
     }
 }
 
@@ -933,12 +935,9 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
 
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = now + 1;
-    w->cyc_nv += nv;
+    /* Mobility: counted buffers holding a flit as the cycle starts (the
+     * router's own record, n->router_mob: step_router). */
+    w->cyc_nv += n->rnvc[r];
 
     /* 1. Route heads, allocate VCs (alloc_vcs). */
     if (ANY(M) && n->central)
@@ -1130,7 +1129,8 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * metapackets: every VC a data VC), with the router's arrays and the
  * cycle in locals: the same steps in the same order. */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
-                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v)
+                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
+                     const bool xl)
 {
     const uint64_t now = n->now;
     struct ivc *iv = &ivcs[p * V + v];
@@ -1138,7 +1138,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     struct port *op = &ports[opn];
     struct ovc *o = &ovcs[opn * V + ovn];
     const uint32_t gop = gp0 + (uint32_t)opn;
-    if (n->xbar_last)
+    if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
     /* net_ivc_pop */
     const flit_t f = iv->buf[iv->head];
@@ -1151,10 +1151,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         if (!(in->nonempty &= ~(1ULL << v)))
             n->rports[r] &= ~pbit;
     }
-    if (in->cap != 0)
-        net_push_credit(n, w, now + in->credit_lat, in->up_part,
-                        (in->up * (uint32_t)V + (uint32_t)v) |
-                            (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+    net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     if (op->kind == PORT_LOCAL) {
         n->rocc[r]--;
         net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
@@ -1166,7 +1163,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     }
     w->last_move = now;
     if (mob)
-        w->cyc_na++, n->rna[r]++;
+        w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_stage)
@@ -1188,7 +1185,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * served in router_step_impl's order, that of the first input port asking
  * each (the lowest bit of its request mask), so that the flits leave in
  * the same order. */
-HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1197,12 +1194,9 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t *vready = &n->vready[gp0];
 
-    /* Mobility: counted buffers holding a flit as the cycle starts. */
-    const uint32_t nv = n->rnvc[r];
-    n->rnv[r] = nv;
-    n->rna[r] = 0; /* counted by xfer */
-    n->rstamp[r] = n->now + 1;
-    w->cyc_nv += nv;
+    /* Mobility: counted buffers holding a flit as the cycle starts (the
+     * router's own record, n->router_mob: step_router). */
+    w->cyc_nv += n->rnvc[r];
 
     uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
     uint64_t firsts = 0; /* the first input port asking each output */
@@ -1243,7 +1237,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
         const int v = vsel[p];
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v);
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl);
         ports[p].sa_in_rr = rr_past(v);
         ports[op].sa_out_rr = rr_past(p);
     }
@@ -1251,7 +1245,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r)
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r);
+    plain1_step(n, w, r, true);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1291,11 +1285,40 @@ router_step_fn router_step_for(const struct net *n)
 
 bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
 
+/* Router r's cycle, by step or (inlined = 1, 3 or 2) by plain1_step (3: no
+ * switch-crossing record, n->xbar_last NULL) or router_step_impl for
+ * RM_PLAIN_OBUF. With rmob (n->router_mob) it records
+ * the router's own Nv and Na of this cycle (rnv, rna, rstamp): Nv counted
+ * as the cycle starts, Na as what the cycle added to the partition's
+ * cyc_na (the crossings count only that). */
+HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
+                     const int inlined, const bool rmob)
+{
+    uint32_t nv = 0;
+    uint64_t na0 = 0;
+    if (rmob) {
+        nv = n->rnvc[r];
+        na0 = w->cyc_na;
+    }
+    if (inlined == 1 || inlined == 3)
+        plain1_step(n, w, r, inlined == 1);
+    else if (inlined == 2)
+        router_step_impl(n, w, r, RM_PLAIN_OBUF);
+    else
+        step(n, w, r);
+    if (rmob) {
+        n->rnv[r] = nv;
+        n->rna[r] = (uint32_t)(w->cyc_na - na0);
+        n->rstamp[r] = n->now + 1;
+    }
+}
+
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1 (router_step_plain1) or 2 (router_step_plain_obuf) by that
+ * with inlined = 1 or 3 (router_step_plain1) or 2 (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
-HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined)
+HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined,
+                     const bool rmob)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
     for (uint32_t wd = w0; wd < w1; wd++) {
@@ -1303,30 +1326,46 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            if (inlined == 1)
-                plain1_step(n, w, r);
-            else if (inlined == 2)
-                router_step_impl(n, w, r, RM_PLAIN_OBUF);
-            else
-                step(n, w, r);
+            step_router(n, w, r, step, inlined, rmob);
             if (n->rocc[r] == 0)
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }
     }
 }
 
+/* Each instance of the loop a function of its own, so that the compiler
+ * allocates each one's registers alone (with the torus's two instances
+ * side by side in one function the 1k Dragonfly's count rose 0.5 %). */
+#define RUN_ROUTERS(name, inlined)                                                \
+    static __attribute__((noinline)) void name(struct net *n, struct net_part *w) \
+    {                                                                             \
+        run_routers(n, w, NULL, inlined, false);                                  \
+    }
+RUN_ROUTERS(run_plain1, 1)
+RUN_ROUTERS(run_plain1_nox, 3)
+RUN_ROUTERS(run_plain_obuf, 2)
+
 void net_part_routers(struct net *n, struct net_part *w)
 {
+    net_credit_queues(n, w); /* xfer's credits (net_ivc_credit_now) */
     const router_step_fn step = router_step_for(n);
-    if (step == router_step_plain1)
-        run_routers(n, w, NULL, 1);
-    else if (step == router_step_plain_obuf)
-        run_routers(n, w, NULL, 2);
+    const int inlined = step == router_step_plain1       ? (n->xbar_last ? 1 : 3)
+                        : step == router_step_plain_obuf ? 2
+                                                         : 0;
+    if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
+        run_routers(n, w, step, inlined, true);
+    else if (inlined == 3) /* the torus's */
+        run_plain1_nox(n, w);
+    else if (inlined == 1)
+        run_plain1(n, w);
+    else if (inlined == 2)
+        run_plain_obuf(n, w);
     else
-        run_routers(n, w, step, 0);
+        run_routers(n, w, step, 0, false);
 }
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
-    router_step_for(n)(n, w, r);
+    net_credit_queues(n, w);
+    step_router(n, w, r, router_step_for(n), 0, n->router_mob);
 }
