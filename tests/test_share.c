@@ -154,6 +154,45 @@ static void shared_runs_are_their_own(void **state)
     group_free(&g);
 }
 
+/* More followers than one 64-bit word, leaving word by word (the attached
+ * words are tracked, src/control/entropy.c), and nodes that see the same
+ * sums in a cycle (the ranks are remembered per pair): each configuration
+ * is still its own run. */
+static void many_followers_across_words(void **state)
+{
+    (void)state;
+    static const char *const ron[] = {"5", "30", "50", "70", "80", "90", "100"};
+    static const char *const roff[] = {"10", "50", "70", "90", "95", "100"};
+    static const char *const rn[] = {"0", "1", "10", "30", "90"};
+    struct group g = {0};
+    char a[32], b[32], c[32];
+    for (size_t i = 0; i < 7; i++)
+        for (size_t j = 0; j < 6; j++)
+            for (size_t k = 0; k < 5; k++) {
+                snprintf(a, sizeof a, "entropy.ron=%s", ron[i]);
+                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
+                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
+                add(&g, (const char *const[]){NET8, "control.model=gt.a", "entropy.tg=4",
+                                              "traffic.pattern=rand", "sim.seed=3", a, b, c,
+                                              NULL});
+            }
+    struct got got;
+    struct saturn_share_stats st = run_group(&g, NULL, &got);
+    for (size_t i = 0; i < g.n; i++) {
+        struct saturn_results alone;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_run(g.c[i], &alone, &err), SATURN_OK);
+        assert_same_run(&got.r[i], &alone);
+        saturn_results_free(&alone);
+    }
+    assert_int_equal(g.n, 210); /* four words */
+    assert_true(st.shared > 0);
+    assert_true(st.detached > 64); /* whole words leave */
+    assert_true(st.runs < g.n);
+    got_free(&got);
+    group_free(&g);
+}
+
 /* Runs that differ elsewhere (seed, pattern, guard time) never share. */
 static void other_keys_never_share(void **state)
 {
@@ -324,6 +363,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shared_runs_are_their_own),
+        cmocka_unit_test(many_followers_across_words),
         cmocka_unit_test(other_keys_never_share),
         cmocka_unit_test(cutoffs_bound_the_duration),
         cmocka_unit_test(cutoffs_stop_hopeless_runs_at_once),

@@ -43,11 +43,24 @@ struct thresholds {
     uint64_t *ge;      /* (n + 1) x words: followers whose value has rank >= k */
 };
 
+/* The ranks of one (Nv, Na) pair. Many nodes see the same pair in a cycle
+ * (on the circuit, every router as far from the root), so follow_node
+ * keeps the last pair of each of FOLLOW_MEMO slots: the ranks are a
+ * function of the pair, and a hit gives exactly what the searches would. */
+#define FOLLOW_MEMO 64
+struct rank_memo {
+    int64_t nv, na; /* nv < 0: empty */
+    uint32_t on, off, rn;
+};
+
 struct followers {
     size_t n, words;
     struct thresholds on, off, rn;
+    struct rank_memo memo[FOLLOW_MEMO];
     uint64_t *state;    /* nodes x words: throttle on */
     uint64_t *attached; /* words */
+    uint32_t *live;     /* the words with an attached follower, ascending */
+    size_t nlive;
     uint64_t *left;     /* per follower: the cycle it detached */
 };
 
@@ -168,17 +181,29 @@ static size_t rank_below(const struct thresholds *t, double x)
     return lo;
 }
 
-/* Every attached follower's throttle at one node, as entropy_next_state. */
-static void follow_node(struct followers *f, uint64_t *st, double nv, double na)
+/* Every attached follower's throttle at one node, as entropy_next_state
+ * (only the words that hold one: a detached follower's bits are never read). */
+static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t sna)
 {
-    double ra = nv > 0 ? na / nv : 1.0;
-    const uint64_t *on = f->on.ge + rank_below(&f->on, ra) * f->words;
-    const uint64_t *off = f->off.ge + rank_below(&f->off, ra) * f->words;
-    /* Nv < Rn x routers (released) for the sets of rank >= k */
-    const uint64_t *rel = f->rn.ge + rank_below(&f->rn, nv) * f->words;
-    for (size_t w = 0; w < f->words; w++)
-        if (f->attached[w])
-            st[w] = ~rel[w] & ((st[w] & off[w]) | (~st[w] & on[w]));
+    struct rank_memo *m =
+        &f->memo[((uint64_t)snv * 0x9E3779B97F4A7C15ull ^ (uint64_t)sna) % FOLLOW_MEMO];
+    if (m->nv != snv || m->na != sna) {
+        double nv = (double)snv, na = (double)sna;
+        double ra = nv > 0 ? na / nv : 1.0;
+        m->nv = snv;
+        m->na = sna;
+        m->on = (uint32_t)rank_below(&f->on, ra);
+        m->off = (uint32_t)rank_below(&f->off, ra);
+        /* Nv < Rn x routers (released) for the sets of rank >= k */
+        m->rn = (uint32_t)rank_below(&f->rn, nv);
+    }
+    const uint64_t *on = f->on.ge + m->on * f->words;
+    const uint64_t *off = f->off.ge + m->off * f->words;
+    const uint64_t *rel = f->rn.ge + m->rn * f->words;
+    for (size_t j = 0; j < f->nlive; j++) {
+        size_t w = f->live[j];
+        st[w] = ~rel[w] & ((st[w] & off[w]) | (~st[w] & on[w]));
+    }
 }
 
 static void entropy_observe(void *state, struct net *n)
@@ -193,9 +218,8 @@ static void entropy_observe(void *state, struct net *n)
                                      e->ron, e->roff, e->rn);
         e->on[i] = on;
         count += on;
-        if (e->fl)
-            follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, (double)s.nv,
-                        (double)s.na);
+        if (e->fl && e->fl->nlive)
+            follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, s.nv, s.na);
     }
     e->nthrottled = count;
 }
@@ -207,17 +231,20 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         return false; /* the guard is every follower's too */
     /* A follower deciding otherwise leaves the run here, unless the node
      * could not start a packet anyway (no injection VC can take it). */
-    if (e->fl && net_can_start(n, node)) {
+    if (e->fl && e->fl->nlive && net_can_start(n, node)) {
         struct followers *f = e->fl;
         const uint64_t *st = f->state + (size_t)node * f->words;
-        for (size_t w = 0; w < f->words; w++) {
+        size_t kept = 0;
+        for (size_t j = 0; j < f->nlive; j++) {
+            size_t w = f->live[j];
             uint64_t differ = f->attached[w] & (e->on[node] ? ~st[w] : st[w]);
-            if (!differ)
-                continue;
             f->attached[w] &= ~differ;
             for (; differ; differ &= differ - 1)
                 f->left[w * 64 + (size_t)__builtin_ctzll(differ)] = n->now;
+            if (f->attached[w])
+                f->live[kept++] = (uint32_t)w;
         }
+        f->nlive = kept;
     }
     return !e->on[node];
 }
@@ -259,6 +286,7 @@ static void followers_free(struct followers *f)
     thresholds_free(&f->rn);
     free(f->state);
     free(f->attached);
+    free(f->live);
     free(f->left);
     free(f);
 }
@@ -327,8 +355,9 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
         }
         f->state = calloc((size_t)net->nnodes * f->words, sizeof *f->state);
         f->attached = calloc(f->words, sizeof *f->attached);
+        f->live = malloc(f->words * sizeof *f->live);
         f->left = calloc(n, sizeof *f->left);
-        if (!f->state || !f->attached || !f->left ||
+        if (!f->state || !f->attached || !f->live || !f->left ||
             thresholds_build(&f->on, x, n, f->words) ||
             thresholds_build(&f->off, x + n, n, f->words) ||
             thresholds_build(&f->rn, x + 2 * n, n, f->words))
@@ -341,6 +370,10 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
     }
     for (size_t i = 0; i < n; i++)
         f->attached[i / 64] |= 1ULL << (i % 64);
+    for (size_t w = 0; w < f->words; w++)
+        f->live[f->nlive++] = (uint32_t)w;
+    for (size_t k = 0; k < FOLLOW_MEMO; k++)
+        f->memo[k].nv = -1;
     /* every node starts unthrottled, as e->on */
     e->fl = f;
     return SATURN_OK;

@@ -36,7 +36,9 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
     g->seen = calloc(g->routers, sizeof *g->seen);
     g->member = malloc(cells * sizeof *g->member);
     g->nmember = calloc((size_t)g->stages, sizeof *g->nmember);
-    if (!g->member || !g->nmember || !g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
+    g->lroot = malloc(cells * sizeof *g->lroot);
+    g->nlroot = calloc((size_t)g->stages, sizeof *g->nlroot);
+    if (!g->member || !g->nmember || !g->lroot || !g->nlroot || !g->parent || !g->up_port || !g->down_port || !g->slot || !g->in || !g->part ||
         !g->bcast || !g->seen)
         return SATURN_ENOMEM;
     /* an input no child ever fills adds nothing, of no age */
@@ -50,8 +52,10 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
             if (!in_stage(t, r, d))
                 continue;
             g->member[IDX(g, d, g->nmember[d]++)] = r;
-            if (c == 0)
+            if (c == 0) {
+                g->lroot[IDX(g, d, g->nlroot[d]++)] = r;
                 continue;
+            }
             /* positions 1..half go -, the rest + (wrapping to 0) */
             int up = c <= half ? 2 * d + 1 : 2 * d;
             uint32_t fr;
@@ -88,7 +92,6 @@ void gsum_step(struct gsum *g, const struct net *n)
         g->age_n += g->routers;
         return;
     }
-    const struct topo *t = &n->topo;
     const uint64_t stamp = n->now + 1;
     /* Reduction, dimension by dimension: partial = input + last received. */
     for (int d = 0; d < g->stages; d++)
@@ -106,21 +109,23 @@ void gsum_step(struct gsum *g, const struct net *n)
         }
     /* Broadcast back: the global root's total, then outwards. */
     for (int d = g->stages - 1; d >= 0; d--)
-        for (uint32_t j = 0; j < g->nmember[d]; j++) {
-            uint32_t r = g->member[IDX(g, d, j)];
-            if (topo_coord(t, r, d) != 0)
-                continue;
+        for (uint32_t j = 0; j < g->nlroot[d]; j++) {
+            uint32_t r = g->lroot[IDX(g, d, j)];
             /* a line root knows what the stage above told it */
             g->bcast[IDX(g, d, r)] = d == g->stages - 1 ? g->part[IDX(g, d, r)]
                                                         : g->bcast[IDX(g, d + 1, r)];
         }
+    /* the ages are integers: their sum is exact in a double (below 2^53),
+     * added once a cycle or router by router */
+    uint64_t ages = 0, oldest = g->age_max;
     for (uint32_t r = 0; r < g->routers; r++) {
         g->seen[r] = g->bcast[IDX(g, 0, r)];
         uint64_t age = n->now - g->seen[r].t;
-        g->age_sum += (double)age;
-        if (age > g->age_max)
-            g->age_max = age;
+        ages += age;
+        oldest = age > oldest ? age : oldest;
     }
+    g->age_sum += (double)ages;
+    g->age_max = oldest;
     g->age_n += g->routers;
     /* Registers move one hop for the next cycle (vcc: on free links only).
      * New values are read from part/bcast of this cycle, written to in[]
@@ -159,15 +164,12 @@ void gsum_step(struct gsum *g, const struct net *n)
     }
 }
 
-struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
-{
-    return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
-}
-
 void gsum_free(struct gsum *g)
 {
     free(g->member);
     free(g->nmember);
+    free(g->lroot);
+    free(g->nlroot);
     free(g->parent);
     free(g->up_port);
     free(g->down_port);

@@ -34,6 +34,8 @@ struct gsum {
     uint32_t routers;
     uint32_t *member;     /* [stage]: the routers of each stage, one list after another */
     uint32_t *nmember;    /* routers in stage d */
+    uint32_t *lroot;      /* [stage]: the routers of stage d at coordinate 0 in d (line roots) */
+    uint32_t *nlroot;     /* line roots in stage d */
     uint32_t *parent;     /* [stage][router]: next router towards the root, or NONE */
     uint8_t *up_port;     /* [stage][router]: output port of router towards parent */
     uint8_t *down_port;   /* [stage][router]: output port of parent towards router */
@@ -53,7 +55,10 @@ struct gsum {
 int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n);
 /* After the routers' cycle: fold in this cycle's Nv/Na and move registers. */
 void gsum_step(struct gsum *g, const struct net *n);
-struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router);
+static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
+{
+    return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
+}
 void gsum_free(struct gsum *g);
 
 #endif

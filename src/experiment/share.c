@@ -42,16 +42,16 @@ static char *key_text(const struct saturn_config *c)
 {
     if (!follows(saturn_config_str(c, "control.model")))
         return NULL;
-    size_t len = 0, cap = 4096;
+    size_t len = 0, cap = 4096, np = saturn_param_count();
     char *t = malloc(cap);
-    for (size_t i = 0; t && i < saturn_param_count(); i++) {
+    for (size_t i = 0; t && i < np; i++) {
         const char *name = saturn_param_at(i)->name;
         if (is_threshold(name))
             continue;
         const char *v = saturn_config_value_text(c, i);
         if (!strcmp(name, "control.model") && !strcmp(v, "base"))
             v = "hyst";
-        size_t need = strlen(name) + strlen(v) + 3;
+        size_t ln = strlen(name), lv = strlen(v), need = ln + lv + 3;
         if (len + need >= cap) {
             char *x = realloc(t, cap = 2 * (len + need));
             if (!x) {
@@ -60,7 +60,12 @@ static char *key_text(const struct saturn_config *c)
             }
             t = x;
         }
-        len += (size_t)sprintf(t + len, "%s=%s\n", name, v);
+        memcpy(t + len, name, ln); /* name=value\n, as sprintf would write it */
+        t[len + ln] = '=';
+        memcpy(t + len + ln + 1, v, lv);
+        t[len + ln + 1 + lv] = '\n';
+        len += need - 1;
+        t[len] = '\0';
     }
     return t;
 }
