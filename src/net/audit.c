@@ -198,7 +198,7 @@ bool net_audit(struct net *n)
         if (pt->kind == PORT_NONE || pt->cap == 0)
             continue;
         const struct port_credit pc = n->pcredit[gp];
-        const uint32_t ctr = (pt->up * V) | (pt->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0);
+        const uint32_t ctr = net_port_credit_ctr(n, pt);
         if (pc.ctr != ctr || pc.cls >= n->nccls ||
             n->ccls[pc.cls] != ((uint32_t)pt->credit_lat << 16 | pt->up_part)) {
             snprintf(msg, sizeof msg, "input port %zu: credits to counter %#x class %u, not %#x "

@@ -412,8 +412,7 @@ static int credit_classes(struct net *n)
             }
             n->ccls[n->nccls++] = key;
         }
-        n->pcredit[gp] = (struct port_credit){
-            (pt->up * (uint32_t)n->V) | (pt->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0), c};
+        n->pcredit[gp] = (struct port_credit){net_port_credit_ctr(n, pt), c};
     }
     for (uint32_t t = 0; t < n->nparts; t++)
         if (!(n->parts[t].cq = calloc(n->nccls ? n->nccls : 1, sizeof *n->parts[t].cq)))

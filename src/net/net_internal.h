@@ -66,14 +66,20 @@ static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, 
     }
     return f;
 }
+/* The credit counter of input port pt's VC 0 (struct creditq): the upstream
+ * router's output VC, or with NET_CREDIT_NODE the node's injection VC; VC v
+ * is this + v (net_create keeps every index below NET_CREDIT_NODE). */
+static inline uint32_t net_port_credit_ctr(const struct net *n, const struct port *pt)
+{
+    return (pt->up * (uint32_t)n->V) | (pt->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0);
+}
 /* A slot of input VC v of global port gp is free again: its credit goes upstream. */
 static inline __attribute__((always_inline)) void net_ivc_credit(struct net *n, struct net_part *w,
                                                                  uint32_t gp, uint32_t v)
 {
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) /* unlimited buffers: nobody counts their slots */
-        net_push_credit(n, w, n->now + in->credit_lat, in->up_part,
-                        (in->up * (uint32_t)n->V + v) | (in->kind == PORT_LOCAL ? NET_CREDIT_NODE : 0));
+        net_push_credit(n, w, n->now + in->credit_lat, in->up_part, net_port_credit_ctr(n, in) + v);
 }
 /* net_ivc_credit in the routers' phase, where w->cq holds this cycle's
  * queue of each credit class (net_credit_queues): the same credit into
