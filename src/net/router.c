@@ -905,7 +905,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if ((M != RM_PLAIN || !again || some_unowned(ovcs, V, &ir->route)) &&
                      (ANY(M) && n->ob_credits
-                          ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)
+                          ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
+                                          &ov)
                           : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
@@ -1337,10 +1338,10 @@ bool router_keeps_ready(const struct net *n)
 
 /* Router r's cycle, by step or (inlined = 1, 3, 4 or 2) by plain1_step (3:
  * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
- * router_step_plain1_rec) or router_step_impl for RM_PLAIN_OBUF. With rmob (n->router_mob) it records
- * the router's own Nv and Na of this cycle (rnv, rna, rstamp): Nv counted
- * as the cycle starts, Na as what the cycle added to the partition's
- * cyc_na (the crossings count only that). */
+ * router_step_plain1_rec) or router_step_impl for RM_PLAIN_OBUF. With rmob
+ * (n->router_mob) it records the router's own Nv and Na of this cycle
+ * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
+ * added to the partition's cyc_na (the crossings count only that). */
 HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
                      const int inlined, const bool rmob)
 {
