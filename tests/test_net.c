@@ -397,6 +397,126 @@ static void ready_mask_follows_room(void **state)
     test_net_free(n, cfg);
 }
 
+/* One collective run; force: onto router_step_any (n->links_taken, read
+ * only by router_step_for: no hook takes a link here, so only the router's
+ * cycle changes). *sp keeps the network for inspection. */
+static struct saturn_results links_run(const char *const *kv, bool force, struct saturn_sim **sp)
+{
+    struct saturn_config *c = test_config(kv);
+    struct saturn_error err = {0};
+    struct saturn_sim *s = NULL;
+    assert_int_equal(saturn_sim_create(c, &s, &err), SATURN_OK);
+    s->net.links_taken = force;
+    struct saturn_results r;
+    if (saturn_sim_run(s, &r, &err))
+        fail_msg("%s", err.msg);
+    saturn_config_free(c);
+    *sp = s;
+    return r;
+}
+
+static void same_latency(const struct saturn_latency *a, const struct saturn_latency *b)
+{
+    assert_int_equal(a->count, b->count);
+    assert_true(a->mean == b->mean && a->min == b->min && a->p50 == b->p50 && a->p99 == b->p99 &&
+                a->max == b->max);
+}
+
+/* Link records (a collective's, net_record_links) are kept by the
+ * speedup-1 cycle (router_step_plain1_rec, inlined in the loop with and
+ * without the entropy circuit's per-router record, or through the step
+ * function with the switch-crossing record) as by router_step_any: each
+ * network runs both ways, with the audit (the ready mask among it) every
+ * cycle, and every link's record, the delivery times and the controller's
+ * sums are the same; the records count every hop. */
+static void link_records_fast_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {
+        "network.k=8",         "sim.workload=collective", "collective.packets=10",
+        "router.vcs=3",        "router.buf_flits=15",     "routing.dateline=cumulative",
+        "routing.tie=random",  "router.xbar_delay=0",     "router.route_delay=0",
+        "sim.check_invariants=true"};
+    const char *const cases[][8] = {
+        {"traffic.pattern=torn", NULL},
+        {"traffic.pattern=uniform", "control.model=gt.a", "entropy.info=circuit", "entropy.tg=4",
+         "entropy.ron=70", "entropy.roff=90", "entropy.rn=30", NULL},
+        {"traffic.pattern=bitcomp", "control.model=gt.x", "entropy.info=vcc", "network.k=16",
+         "sim.threads=2", NULL},
+        {"traffic.pattern=uniform", "network.k=16", "sim.threads=4", NULL},
+        {"!df", NULL}, /* the Dragonfly at speedup 1 with OLM's switch-crossing record */
+    };
+    const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
+                              "dragonfly.h=2", "routing.algorithm=olm", "olm.trigger=busy",
+                              "router.vcs=4", "sim.workload=collective", "collective.packets=10",
+                              "traffic.pattern=uniform", "sim.check_invariants=true"};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        size_t m = 0;
+        const bool isdf = !strcmp(cases[k][0], "!df");
+        if (isdf)
+            for (size_t i = 0; i < sizeof df / sizeof df[0]; i++)
+                kv[m++] = df[i];
+        else {
+            for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
+                kv[m++] = base[i];
+            for (size_t i = 0; cases[k][i]; i++)
+                kv[m++] = cases[k][i];
+        }
+        kv[m] = NULL;
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        const struct net *nf = &sf->net, *na = &sa->net;
+        /* the fast cycle ran (its ready mask kept), the other not */
+        assert_non_null(nf->link_first);
+        assert_true(router_keeps_ready(nf));
+        assert_false(router_keeps_ready(na));
+        if (isdf)
+            assert_non_null(nf->xbar_last);
+        if (k == 1)
+            assert_true(nf->router_mob);
+        if (k == 2 || k == 3)
+            assert_true(f.threads > 1 && f.threads == a.threads);
+        assert_int_equal(f.measured_delivered, f.measured_packets);
+        assert_int_equal(a.measured_delivered, a.measured_packets);
+        assert_int_equal(f.duration, a.duration);
+        assert_int_equal(f.cycles, a.cycles);
+        assert_int_equal(f.thickness, a.thickness);
+        assert_int_equal(f.flit_hops, a.flit_hops);
+        assert_true(f.hops_mean == a.hops_mean);
+        same_latency(&f.packet_latency, &a.packet_latency);
+        same_latency(&f.network_latency, &a.network_latency);
+        assert_true(f.mobility_mean == a.mobility_mean);
+        assert_true(f.valid_per_router == a.valid_per_router);
+        assert_true(f.throttled_mean == a.throttled_mean && f.entropy_mean == a.entropy_mean);
+        assert_int_equal(f.hist_n, a.hist_n);
+        assert_memory_equal(f.hist, a.hist, f.hist_n * sizeof *f.hist);
+        const size_t nports = (size_t)nf->topo.routers * (size_t)nf->P;
+        assert_memory_equal(nf->link_first, na->link_first, nports * sizeof *nf->link_first);
+        assert_memory_equal(nf->link_last, na->link_last, nports * sizeof *nf->link_last);
+        assert_memory_equal(nf->link_busy, na->link_busy, nports * sizeof *nf->link_busy);
+        assert_memory_equal(nf->node_span, na->node_span, nf->nnodes * 4 * sizeof *nf->node_span);
+        uint64_t busy = 0; /* every router-to-router move recorded once */
+        assert_int_equal(f.nlinks, a.nlinks);
+        for (size_t i = 0; i < f.nlinks; i++) {
+            assert_int_equal(f.links[i].router, a.links[i].router);
+            assert_int_equal(f.links[i].port, a.links[i].port);
+            assert_int_equal(f.links[i].first, a.links[i].first);
+            assert_int_equal(f.links[i].last, a.links[i].last);
+            assert_int_equal(f.links[i].busy, a.links[i].busy);
+            busy += f.links[i].busy;
+        }
+        assert_true(f.flit_hops > 0);
+        assert_int_equal(busy, f.flit_hops);
+        if (k == 1) /* the throttle acted */
+            assert_true(f.throttled_mean > 0);
+        saturn_results_free(&f);
+        saturn_results_free(&a);
+        saturn_sim_free(sf);
+        saturn_sim_free(sa);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -410,6 +530,7 @@ int main(void)
         cmocka_unit_test(audit_catches_corruption),
         cmocka_unit_test(flit_on_link_unseen_until_it_arrives),
         cmocka_unit_test(ready_mask_follows_room),
+        cmocka_unit_test(link_records_fast_cycle_same),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

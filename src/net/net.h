@@ -287,7 +287,8 @@ struct net {
 
     struct port *ports;     /* routers * P, 64-byte aligned */
     uint64_t *vready;       /* routers * P when the routers run router_step_plain1 from the
-                               start (router.c, router_keeps_ready), else NULL: per input
+                               start (router.c, router_keeps_ready; with link records,
+                               router_step_plain1_rec keeps it), else NULL: per input
                                port, the VCs holding an output VC that can take a flit now
                                (an ejection or unbounded output, or one with credits); set
                                by VC allocation and credit arrivals, cleared by the crossing

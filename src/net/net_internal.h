@@ -109,7 +109,7 @@ void router_step(struct net *n, struct net_part *w, uint32_t r);
 /* router_step compiled for this network's options (router.c). */
 typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
 router_step_fn router_step_for(const struct net *n);
-/* Whether the routers' cycle keeps n->vready (router_step_plain1). */
+/* Whether the routers' cycle keeps n->vready (router_step_plain1, _rec). */
 bool router_keeps_ready(const struct net *n);
 /* Whether input VC (gp, v) should be in n->vready: it holds an output VC
  * that can take a flit now. */

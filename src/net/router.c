@@ -26,8 +26,9 @@ _Static_assert(sizeof(struct va_req) <= 8, "va_scratch holds 8 bytes per input V
 
 /* The router's cycle is compiled four times (router_step_fn): RM_ANY
  * reads every option at run time; RM_PLAIN and RM_PLAIN_OBUF are for
- * routers without the central arbiter, iSLIP, metapackets, link records,
- * packet-ordered outputs or the recovery lane (router_mode), without and
+ * routers without the central arbiter, iSLIP, metapackets, link records
+ * (but plain1_step's: router_step_for), packet-ordered outputs or the
+ * recovery lane (router_mode), without and
  * with output buffers, and RM_ISLIP for those with iSLIP in either stage
  * (BookSim's router) but none of the others, so that the compiler drops
  * those branches from the hot path. The four do the same thing wherever
@@ -154,6 +155,26 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
     return false;
 }
 
+/* Whether some VC of the route's candidates has no owner: without one
+ * va_choose fails (and draws no random number), which is what most heads
+ * waiting in a congested collective find again every cycle; this test,
+ * inlined, spares them the call (asked only of heads that failed before,
+ * most first requests succeeding, and by RM_PLAIN only, the torus's: on the
+ * output-buffered Dragonfly, VCT, a free VC often lacks room, and the
+ * test cost more than it saved, +0.13 %). */
+static inline __attribute__((always_inline)) bool some_unowned(const struct ovc *ovcs, int V,
+                                                               const struct route_result *route)
+{
+    for (int c = 0; c < route->n; c++) {
+        const struct route_cand *rc = &route->c[c];
+        const struct ovc *o = &ovcs[rc->port * V];
+        for (int v = rc->vc_lo; v <= rc->vc_hi; v++)
+            if (o[v].owner < 0)
+                return true;
+    }
+    return false;
+}
+
 static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
                       const struct ovc *ovcs, const struct route_result *route,
                       uint32_t len, int lin, int *op, int *ov)
@@ -169,13 +190,20 @@ static bool va_choose_obq(struct net *n, uint32_t r, const struct port *ports,
 }
 
 
-/* A flit takes the link of output port gop now (link records). */
-static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t f)
+/* A flit takes the link of output port gop now: its link record (first
+ * and last cycle, crossings). */
+static inline void count_link(struct net *n, uint32_t gop)
 {
     if (!n->link_first[gop])
         n->link_first[gop] = n->now + 1;
     n->link_last[gop] = n->now + 1;
     n->link_busy[gop]++;
+}
+
+/* The link record and (a chart) its cell. */
+static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t f)
+{
+    count_link(n, gop);
     if (n->trace) {
         uint16_t slice = n->pk[f.pid].slice;
         net_trace_cell(n, w, gop, (uint8_t)(2 + (slice > 253 ? 253 : slice)));
@@ -856,7 +884,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 iv->ready = (uint32_t)(now + n->route_delay);
                 ir->t_front = ir->t_routed = now;
             }
-            if (iv->state != IVC_VA) {
+            const bool again = iv->state == IVC_VA; /* it asked and failed before */
+            if (!again) {
                 if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
@@ -874,9 +903,11 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             int op, ov;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
-            else if (ANY(M) && n->ob_credits
-                         ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)
-                         : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov))
+            else if ((M != RM_PLAIN || !again || some_unowned(ovcs, V, &ir->route)) &&
+                     (ANY(M) && n->ob_credits
+                          ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
+                                          &ov)
+                          : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
             else if (ANY(M) && n->central && n->arb_requeue)
@@ -1127,10 +1158,12 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
 
 /* xfer for router_step_plain1 (RM_PLAIN, no output buffers, no
  * metapackets: every VC a data VC), with the router's arrays and the
- * cycle in locals: the same steps in the same order. */
+ * cycle in locals: the same steps in the same order. With lr
+ * (router_step_plain1_rec) it keeps the link records as RM_ANY does
+ * (record_link, without a chart: a chart runs RM_ANY). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
                      struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
-                     const bool xl)
+                     const bool xl, const bool lr)
 {
     const uint64_t now = n->now;
     struct ivc *iv = &ivcs[p * V + v];
@@ -1158,6 +1191,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
                        0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN);
+        if (lr) /* onto_link's last step in RM_ANY */
+            count_link(n, gop);
         if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
             n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
@@ -1185,7 +1220,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * served in router_step_impl's order, that of the first input port asking
  * each (the lowest bit of its request mask), so that the flits leave in
  * the same order. */
-HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1237,7 +1272,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
         const int v = vsel[p];
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl);
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
         ports[p].sa_in_rr = rr_past(v);
         ports[op].sa_out_rr = rr_past(p);
     }
@@ -1245,7 +1280,14 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true);
+    plain1_step(n, w, r, true, false);
+}
+
+/* router_step_plain1 keeping the link records (n->link_first: a
+ * collective's, net_record_links). */
+static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
+{
+    plain1_step(n, w, r, true, true);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1270,27 +1312,36 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
 
 /* Options that RM_PLAIN leaves out (RM_ISLIP: but iSLIP); link records may
  * start after creation, so this is asked again every cycle
- * (net_part_routers). */
+ * (net_part_routers). Link records (without a chart) are kept by RM_ANY
+ * and by router_step_plain1_rec only: the speedup-1 plain router whose
+ * ready mask was made at creation (n->vready, router_keeps_ready then). */
 router_step_fn router_step_for(const struct net *n)
 {
-    if (n->central || n->meta_bit || n->trace || n->link_first || n->packet_links ||
-        n->links_taken || n->transit_first || n->xbar_rate > 1 || n->ob_credits)
+    if (n->central || n->meta_bit || n->trace || n->packet_links || n->links_taken ||
+        n->transit_first || n->xbar_rate > 1 || n->ob_credits)
         return router_step_any;
+    const bool plain1 = !n->va_islip && !n->sw_islip && !n->obuf_on && n->speedup == 1;
+    if (n->link_first)
+        return plain1 && n->vready ? router_step_plain1_rec : router_step_any;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
     if (n->obuf_on)
         return router_step_plain_obuf;
-    return n->speedup == 1 ? router_step_plain1 : router_step_plain;
+    return plain1 ? router_step_plain1 : router_step_plain;
 }
 
-bool router_keeps_ready(const struct net *n) { return router_step_for(n) == router_step_plain1; }
+bool router_keeps_ready(const struct net *n)
+{
+    const router_step_fn step = router_step_for(n);
+    return step == router_step_plain1 || step == router_step_plain1_rec;
+}
 
-/* Router r's cycle, by step or (inlined = 1, 3 or 2) by plain1_step (3: no
- * switch-crossing record, n->xbar_last NULL) or router_step_impl for
- * RM_PLAIN_OBUF. With rmob (n->router_mob) it records
- * the router's own Nv and Na of this cycle (rnv, rna, rstamp): Nv counted
- * as the cycle starts, Na as what the cycle added to the partition's
- * cyc_na (the crossings count only that). */
+/* Router r's cycle, by step or (inlined = 1, 3, 4 or 2) by plain1_step (3:
+ * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
+ * router_step_plain1_rec) or router_step_impl for RM_PLAIN_OBUF. With rmob
+ * (n->router_mob) it records the router's own Nv and Na of this cycle
+ * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
+ * added to the partition's cyc_na (the crossings count only that). */
 HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
                      const int inlined, const bool rmob)
 {
@@ -1300,8 +1351,8 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || inlined == 3)
-        plain1_step(n, w, r, inlined == 1);
+    if (inlined == 1 || inlined == 3 || inlined == 4)
+        plain1_step(n, w, r, inlined == 1, inlined == 4);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1314,7 +1365,8 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
 }
 
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1 or 3 (router_step_plain1) or 2 (router_step_plain_obuf) by that
+ * with inlined = 1 or 3 (router_step_plain1), 4 (router_step_plain1_rec) or 2
+ * (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
 HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined,
@@ -1336,23 +1388,30 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
 /* Each instance of the loop a function of its own, so that the compiler
  * allocates each one's registers alone (with the torus's two instances
  * side by side in one function the 1k Dragonfly's count rose 0.5 %). */
-#define RUN_ROUTERS(name, inlined)                                                \
+#define RUN_ROUTERS(name, inlined, rmob)                                          \
     static __attribute__((noinline)) void name(struct net *n, struct net_part *w) \
     {                                                                             \
-        run_routers(n, w, NULL, inlined, false);                                  \
+        run_routers(n, w, NULL, inlined, rmob);                                   \
     }
-RUN_ROUTERS(run_plain1, 1)
-RUN_ROUTERS(run_plain1_nox, 3)
-RUN_ROUTERS(run_plain_obuf, 2)
+RUN_ROUTERS(run_plain1, 1, false)
+RUN_ROUTERS(run_plain1_nox, 3, false)
+RUN_ROUTERS(run_plain_obuf, 2, false)
+RUN_ROUTERS(run_plain1_rec, 4, false)
+RUN_ROUTERS(run_plain1_rec_mob, 4, true)
 
 void net_part_routers(struct net *n, struct net_part *w)
 {
     net_credit_queues(n, w); /* xfer's credits (net_ivc_credit_now) */
     const router_step_fn step = router_step_for(n);
-    const int inlined = step == router_step_plain1       ? (n->xbar_last ? 1 : 3)
-                        : step == router_step_plain_obuf ? 2
-                                                         : 0;
-    if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
+    const int inlined = step == router_step_plain1                       ? (n->xbar_last ? 1 : 3)
+                        : step == router_step_plain1_rec && !n->xbar_last ? 4
+                        : step == router_step_plain_obuf                 ? 2
+                                                                         : 0;
+    if (inlined == 4 && n->router_mob) /* a torus collective with the entropy circuit (paper 000) */
+        run_plain1_rec_mob(n, w);
+    else if (inlined == 4) /* a torus collective */
+        run_plain1_rec(n, w);
+    else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
     else if (inlined == 3) /* the torus's */
         run_plain1_nox(n, w);
