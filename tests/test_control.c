@@ -130,6 +130,58 @@ static void sums_age(void **state)
     }
 }
 
+/* gsum_step's circuit path (members ordered by distance, registers moved
+ * as the sums are made) against gsum_step_general's four passes, fed the
+ * same random records: every router sees the same sums, cycle by cycle, and
+ * the ages add up the same. Rings of odd and even k, k = 2 and 3, one to
+ * three dimensions. */
+static void circuit_fast_path_same(void **state)
+{
+    (void)state;
+    const char *const shapes[][3] = {
+        {"network.k=5,4", "network.n=2", NULL},   {"network.k=8", "network.n=2", NULL},
+        {"network.k=7", "network.n=1", NULL},     {"network.k=4,3,5", "network.n=3", NULL},
+        {"network.k=2,6", "network.n=2", NULL},
+    };
+    uint64_t x = 88172645463325252u; /* xorshift64 */
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net(shapes[s], &cfg);
+        const struct topo *t = &n->topo;
+        struct gsum fast, general;
+        assert_int_equal(gsum_init(&fast, GSUM_CIRCUIT, n), SATURN_OK);
+        assert_int_equal(gsum_init(&general, GSUM_CIRCUIT, n), SATURN_OK);
+        assert_non_null(fast.near); /* the fast path is the one taken */
+        memset(n->rstamp, 0, t->routers * sizeof *n->rstamp);
+        for (uint64_t c = 0; c < 80; c++) {
+            n->now = c;
+            for (uint32_t r = 0; r < t->routers; r++) {
+                x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+                if (x % 3) { /* a record this cycle; otherwise the stale one counts 0 */
+                    n->rstamp[r] = c + 1;
+                    n->rnv[r] = (x >> 8) % 50;
+                    n->rna[r] = (x >> 20) % 50;
+                }
+            }
+            gsum_step(&fast, n);
+            gsum_step_general(&general, n);
+            for (uint32_t r = 0; r < t->routers; r++) {
+                struct gsum_pair a = gsum_seen(&fast, r), b = gsum_seen(&general, r);
+                assert_int_equal(a.nv, b.nv);
+                assert_int_equal(a.na, b.na);
+                assert_int_equal(a.t, b.t);
+            }
+            assert_true(fast.age_sum == general.age_sum);
+            assert_int_equal(fast.age_max, general.age_max);
+            assert_int_equal(fast.age_n, general.age_n);
+        }
+        assert_true(general.age_max > 0);
+        gsum_free(&fast);
+        gsum_free(&general);
+        test_net_free(n, cfg);
+    }
+}
+
 /* Cycle stealing: a register waits while its link carries data. */
 static void vcc_waits_for_idle_links(void **state)
 {
@@ -355,6 +407,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(decision_rules),
         cmocka_unit_test(circuit_delay_model),
+        cmocka_unit_test(circuit_fast_path_same),
         cmocka_unit_test(vcc_waits_for_idle_links),
         cmocka_unit_test(sums_age),
         cmocka_unit_test(guard_time_fixed),

@@ -28,6 +28,11 @@ struct gsum_pair {
     uint64_t t; /* the cycle its oldest contribution was taken (its age is now - t) */
 };
 
+struct gsum_hop {
+    uint32_t i;   /* the cell IDX(d, r) */
+    uint32_t to;  /* near: in[] cell fed; far: the parent's cell */
+};
+
 struct gsum {
     enum gsum_mode mode;
     int stages;
@@ -45,6 +50,11 @@ struct gsum {
     struct gsum_pair *bcast;  /* [stage][router]: last received broadcast */
     struct gsum_pair *seen;   /* [router]: what the router knows */
     struct gsum_pair global;  /* ideal */
+    /* circuit only (gsum_step's fast path; NULL otherwise): per stage, at
+     * member offset IDX(d, 0), the members nearest their line root first,
+     * each with the in[] cell its register feeds (a spare cell for line
+     * roots), and the non-roots farthest first, each with its parent's cell */
+    struct gsum_hop *near, *far;
     /* the age of what the routers see, over the run: sum, count, largest */
     double age_sum;
     uint64_t age_n, age_max;
@@ -55,6 +65,9 @@ struct gsum {
 int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n);
 /* After the routers' cycle: fold in this cycle's Nv/Na and move registers. */
 void gsum_step(struct gsum *g, const struct net *n);
+/* The same for every mode, cell by cell in four passes as the circuit is
+ * described above: what gsum_step's circuit path must equal (the tests). */
+void gsum_step_general(struct gsum *g, const struct net *n);
 static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
 {
     return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
