@@ -336,7 +336,14 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
     for (uint32_t i = 0; i < n->nnodes; i++)
         for (uint32_t k = 0; k < per * slices; k++)
             rel[nr++] = (struct release){(uint64_t)off[i] + k * interval, i, k};
-    qsort(rel, nr, sizeof *rel, release_order);
+    /* made in (node, slice) order: without offsets or an interval that is
+     * already the release order (its keys are unique, so the sort would
+     * leave it as it is; 26 M instructions for 10,240 releases) */
+    size_t sorted = 1;
+    while (sorted < nr && release_order(&rel[sorted - 1], &rel[sorted]) < 0)
+        sorted++;
+    if (sorted < nr)
+        qsort(rel, nr, sizeof *rel, release_order);
     r->measured_packets = total;
     size_t next = 0;
     uint64_t at_least = 0, lb0;
