@@ -88,6 +88,65 @@ static void cumulative_counts_crossings(void **state)
     walk(kv, 5, 2, minus, 4);
 }
 
+/* Paper 000's scheme on every route of rings of 3 to 9 and two tori: each
+ * hop's VC is the number of datelines (the wrap link k-1 <-> 0 and the link
+ * k/2-1 <-> k/2 of every dimension) the packet has crossed, this hop's
+ * included, counted along the links it is given. */
+static void cumulative_classes_exhaustive(void **state)
+{
+    (void)state;
+    const char *const shapes[][3] = { /* n + 1 VCs: VC c is class c */
+        {"network.k=3", "network.n=1", "router.vcs=2"},
+        {"network.k=4", "network.n=1", "router.vcs=2"},
+        {"network.k=5", "network.n=1", "router.vcs=2"},
+        {"network.k=8", "network.n=1", "router.vcs=2"},
+        {"network.k=9", "network.n=1", "router.vcs=2"},
+        {"network.k=7,8", "network.n=2", "router.vcs=3"},
+        {"network.k=4,5", "network.n=2", "router.vcs=3"},
+    };
+    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+        const char *const kv[] = {shapes[s][0], shapes[s][1], shapes[s][2],
+                                  "routing.dateline=cumulative", "routing.tie=random", NULL};
+        struct saturn_config *c = test_config(kv);
+        struct saturn_error err = {0};
+        struct net n;
+        if (net_create(&n, c, 1, &err))
+            fail_msg("%s", err.msg);
+        const struct topo *t = &n.topo;
+        for (uint32_t src = 0; src < t->routers; src++)
+            for (uint32_t dst = 0; dst < t->routers; dst++) {
+                if (src == dst)
+                    continue;
+                uint32_t pid = net_packet_new(&n, src, dst, 1, false);
+                struct packet *p = net_packet(&n, pid);
+                uint32_t r = src;
+                int in_port = t->radix, crossed = 0;
+                while (r != dst) {
+                    struct route_result out;
+                    n.rops->route(n.rstate, &n, r, in_port, 0, p, &out);
+                    assert_int_equal(out.n, 1);
+                    int port = out.c[0].port, d = port / 2;
+                    assert_true(port < t->radix);
+                    uint32_t fr;
+                    int fp;
+                    assert_true(topo_link(t, r, port, &fr, &fp));
+                    int a = topo_coord(t, r, d), b = topo_coord(t, fr, d), k = t->k[d];
+                    int lo = a < b ? a : b, hi = a < b ? b : a;
+                    if ((lo == 0 && hi == k - 1) || (lo == k / 2 - 1 && hi == k / 2))
+                        crossed++;
+                    if (out.c[0].vc_lo != crossed || out.c[0].vc_hi != crossed)
+                        fail_msg("%s %u -> %u at %u: vcs %d..%d, %d datelines crossed",
+                                 shapes[s][0], src, dst, r, out.c[0].vc_lo, out.c[0].vc_hi,
+                                 crossed);
+                    r = fr;
+                    in_port = fp;
+                }
+            }
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+}
+
 /* BookSim's rule (routing.dateline = entry), the hand-worked cases of
  * experiments/booksim-validation/BOOKSIM.md on a ring of 8 with 2 VCs:
  * 6 -> 1 goes + (6 > 1: class 1 on all three hops, before the wrap too);
@@ -339,6 +398,7 @@ int main(void)
         cmocka_unit_test(classic_wraps_to_class_one),
         cmocka_unit_test(classic_resets_per_dimension),
         cmocka_unit_test(cumulative_counts_crossings),
+        cmocka_unit_test(cumulative_classes_exhaustive),
         cmocka_unit_test(entry_rule_is_booksims),
         cmocka_unit_test(dor_schemes_acyclic),
         cmocka_unit_test(balanced_rule_is_booksims),

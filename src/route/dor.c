@@ -58,11 +58,11 @@ static int crossings(int s, int m, int dir, int k, bool cumulative)
     if (cumulative && pos[1] == pos[0])
         npos = 1;
     for (int j = 0; j < npos; j++) {
-        int i0;
-        if (dir > 0)
-            i0 = ((pos[j] - s) % k + k) % k;
-        else /* going -, the same link is taken from pos+1 down to pos */
-            i0 = ((s - (pos[j] + 1)) % k + k) % k;
+        /* the hops before the dateline's, mod k: 0 <= s < k and 0 <= pos < k,
+         * so i0 lies in [-k, k) and one k added makes it the residue */
+        int i0 = dir > 0 ? pos[j] - s : s - (pos[j] + 1); /* going -, from pos+1 down to pos */
+        if (i0 < 0)
+            i0 += k;
         if (i0 < m)
             count++;
     }
@@ -134,7 +134,9 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
     int sc = topo_coord(t, src_router, d), h, k = t->k[d];
     int dir = direction(t, p, d, sc, g, &h);
     /* hops already taken in dimension d */
-    int done = dir > 0 ? ((c - sc) % k + k) % k : ((sc - c) % k + k) % k;
+    int done = dir > 0 ? c - sc : sc - c; /* in (-k, k): one k added is the residue */
+    if (done < 0)
+        done += k;
     if (s->dl == DL_CLASSIC)
         cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
     else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
