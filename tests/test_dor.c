@@ -88,7 +88,7 @@ static void cumulative_counts_crossings(void **state)
     walk(kv, 5, 2, minus, 4);
 }
 
-/* Paper 000's scheme on every route of rings of 2 to 9 and four tori: each
+/* Paper 000's scheme on every route of rings of 2 to 9 and 66 and five tori: each
  * hop's VC is the number of datelines (the wrap link k-1 <-> 0 and the link
  * k/2-1 <-> k/2 of every dimension) the packet has crossed, this hop's
  * included, counted along the links it is given. */
@@ -114,6 +114,10 @@ static void cumulative_classes_exhaustive(void **state)
         {"network.k=2", "network.n=1", "router.vcs=2"},
         {"network.k=2,5", "network.n=2", "router.vcs=3"},
         {"network.k=2,2", "network.n=2", "router.vcs=3"},
+        /* dor.c counts the datelines from tables for rings up to 64
+         * (DOR_TAB_K), as it goes beyond: both sides of the limit */
+        {"network.k=64,3", "network.n=2", "router.vcs=3"},
+        {"network.k=66", "network.n=1", "router.vcs=2"},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const char *const kv[] = {shapes[s][0], shapes[s][1], shapes[s][2],
