@@ -85,6 +85,41 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
     return op->out_unlimited || o->credits == (int32_t)n->ports[op->far_in].cap;
 }
 
+/* The output VC of candidate rc (not of an adaptive group) this head asks
+ * for: the free VC with the most room, or false if none is available. */
+static inline __attribute__((always_inline)) bool
+va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
+               const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
+               const bool obq)
+{
+    const int V = n->V;
+    int best = -1;
+    int32_t best_room = -1;
+    int span = rc->vc_hi - rc->vc_lo + 1;
+    /* Where room is unbounded every VC is as good: start the scan at a
+     * VC that depends on the requester, so that heads arriving together
+     * ask for different VCs instead of colliding on the first. */
+    int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
+                    ? (lin + lin / V) % span : 0;
+    for (int i = 0; i < span; i++) {
+        int v = rc->vc_lo + (start + i) % span;
+        const struct ovc *o = &ovcs[rc->port * V + v];
+        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+            continue;
+        int32_t room = out_room_as(n, &ports[rc->port], o, obq);
+        if (room < need || room <= best_room)
+            continue;
+        best = v;
+        best_room = room;
+    }
+    if (best >= 0) {
+        *op = rc->port;
+        *ov = best;
+        return true;
+    }
+    return false;
+}
+
 /* The output VC this head asks for, or false if none is available. The
  * first route->sel candidates (when more than one) are an adaptive group:
  * the free VC with the most room among all of them, ties at random from
@@ -125,33 +160,9 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
             return true;
         }
     }
-    for (; c < route->n; c++) {
-        const struct route_cand *rc = &route->c[c];
-        int best = -1;
-        int32_t best_room = -1;
-        int span = rc->vc_hi - rc->vc_lo + 1;
-        /* Where room is unbounded every VC is as good: start the scan at a
-         * VC that depends on the requester, so that heads arriving together
-         * ask for different VCs instead of colliding on the first. */
-        int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
-                        ? (lin + lin / V) % span : 0;
-        for (int i = 0; i < span; i++) {
-            int v = rc->vc_lo + (start + i) % span;
-            const struct ovc *o = &ovcs[rc->port * V + v];
-            if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
-                continue;
-            int32_t room = out_room_as(n, &ports[rc->port], o, obq);
-            if (room < need || room <= best_room)
-                continue;
-            best = v;
-            best_room = room;
-        }
-        if (best >= 0) {
-            *op = rc->port;
-            *ov = best;
+    for (; c < route->n; c++)
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq))
             return true;
-        }
-    }
     return false;
 }
 
@@ -904,7 +915,12 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if ((M != RM_PLAIN || !again || some_unowned(ovcs, V, &ir->route)) &&
-                     (ANY(M) && n->ob_credits
+                     (M == RM_PLAIN && ir->route.n == 1 && ir->route.sel <= 1
+                          /* one candidate (DOR): va_choose's scan, inlined */
+                          ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                                           n->switching == SW_VCT ? (int32_t)ir->len : 0,
+                                           p * V + v, &op, &ov, false)
+                      : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
                           : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)))
