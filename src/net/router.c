@@ -98,8 +98,10 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
     int span = rc->vc_hi - rc->vc_lo + 1;
     /* Where room is unbounded every VC is as good: start the scan at a
      * VC that depends on the requester, so that heads arriving together
-     * ask for different VCs instead of colliding on the first. */
-    int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
+     * ask for different VCs instead of colliding on the first (with one
+     * VC, start 0 whatever the room). */
+    int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
+                                        obq) == INT32_MAX
                     ? (lin + lin / V) % span : 0;
     for (int i = 0; i < span; i++) {
         int v = rc->vc_lo + (start + i) % span;
