@@ -88,7 +88,7 @@ static void cumulative_counts_crossings(void **state)
     walk(kv, 5, 2, minus, 4);
 }
 
-/* Paper 000's scheme on every route of rings of 3 to 9 and two tori: each
+/* Paper 000's scheme on every route of rings of 2 to 9 and 66 and five tori: each
  * hop's VC is the number of datelines (the wrap link k-1 <-> 0 and the link
  * k/2-1 <-> k/2 of every dimension) the packet has crossed, this hop's
  * included, counted along the links it is given. */
@@ -103,6 +103,21 @@ static void cumulative_classes_exhaustive(void **state)
         {"network.k=9", "network.n=1", "router.vcs=2"},
         {"network.k=7,8", "network.n=2", "router.vcs=3"},
         {"network.k=4,5", "network.n=2", "router.vcs=3"},
+        /* Rings of 2: both links of the ring are datelines (the wrap 1 -> 0
+         * and the middle 0 -> 1, k/2 - 1 = 0), so every hop in such a ring
+         * crosses one and moves the packet up a class: a single hop on a
+         * ring of 2 is class 1, which with 3 VCs (2 classes, class 0 owning
+         * VCs 0-1) is VC 2; on 2x2 the second dimension's hop is class 2.
+         * As the scheme says, and deadlock-free (tested with the CDG below
+         * for larger rings; here every channel's class exceeds the one
+         * before it on the packet's path). */
+        {"network.k=2", "network.n=1", "router.vcs=2"},
+        {"network.k=2,5", "network.n=2", "router.vcs=3"},
+        {"network.k=2,2", "network.n=2", "router.vcs=3"},
+        /* dor.c counts the datelines from tables for rings up to 64
+         * (DOR_TAB_K), as it goes beyond: both sides of the limit */
+        {"network.k=64,3", "network.n=2", "router.vcs=3"},
+        {"network.k=66", "network.n=1", "router.vcs=2"},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const char *const kv[] = {shapes[s][0], shapes[s][1], shapes[s][2],
@@ -145,6 +160,12 @@ static void cumulative_classes_exhaustive(void **state)
         net_destroy(&n);
         saturn_config_free(c);
     }
+    /* the ring of 2 with 3 VCs: class 1 is VC 2 (route_vc_class), either way */
+    const char *const kv2[] = {"network.k=2", "network.n=1", "router.vcs=3",
+                               "routing.dateline=cumulative", NULL};
+    const struct hop a[] = {{0, 2, 2}, {2, 0, 2}};
+    walk(kv2, 0, 1, a, 2);
+    walk(kv2, 1, 0, a, 2);
 }
 
 /* BookSim's rule (routing.dateline = entry), the hand-worked cases of

@@ -445,6 +445,11 @@ static void link_records_fast_cycle_same(void **state)
          "sim.threads=2", NULL},
         {"traffic.pattern=uniform", "network.k=16", "sim.threads=4", NULL},
         {"!df", NULL}, /* the Dragonfly at speedup 1 with OLM's switch-crossing record */
+        /* VCT: a head needs room for its packet (alloc_vcs' one-candidate scan).
+         * Every case also compares plain1_step's skip of VC allocation where
+         * the waiting heads all found their output VCs owned (n->va_wports)
+         * with RM_ANY, which allocates every cycle */
+        {"traffic.pattern=uniform", "router.switching=vct", "network.k=16", NULL},
     };
     const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
                               "dragonfly.h=2", "routing.algorithm=olm", "olm.trigger=busy",

@@ -84,8 +84,9 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
                              vcs * freed +
                              routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
-                                                    sizeof *n->pcredit +
-                                                    sizeof *n->vready)); /* vready: a bound */
+                                                    sizeof *n->pcredit + sizeof *n->vready +
+                                                    sizeof *n->va_wait) + /* a bound */
+                             routers * (double)sizeof *n->va_wports);
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);

@@ -180,6 +180,35 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
+    /* A standing note of hopeless retries (n->va_wports) at a router whose
+     * ports still hold the same waiting VCs: each of those asked before and
+     * finds every output VC of its route owned, so skipping its VC
+     * allocation (plain1_step) grants nothing that would be granted. */
+    for (uint32_t r = 0; ok && n->va_wports && router_keeps_ready(n) && r < n->topo.routers; r++) {
+        const uint64_t wp = n->va_wports[r];
+        bool same = wp != 0;
+        for (uint64_t q = wp; same && q; q &= q - 1) {
+            const size_t gp = (size_t)r * n->P + (size_t)__builtin_ctzll(q);
+            same = (n->ports[gp].nonempty & ~n->ports[gp].active) == n->va_wait[gp];
+        }
+        for (uint64_t q = same ? wp : 0; ok && q; q &= q - 1) {
+            const size_t gp = (size_t)r * n->P + (size_t)__builtin_ctzll(q);
+            for (uint64_t m = n->va_wait[gp]; ok && m; m &= m - 1) {
+                const size_t v = (size_t)__builtin_ctzll(m);
+                const struct ivc_route *ir = &n->iroute[gp * V + v];
+                bool owned = n->ivcs[gp * V + v].state == IVC_VA;
+                for (int c = 0; owned && c < ir->route.n; c++)
+                    for (int u = ir->route.c[c].vc_lo; owned && u <= ir->route.c[c].vc_hi; u++)
+                        owned = n->ovcs[((size_t)r * n->P + ir->route.c[c].port) * V + (size_t)u]
+                                    .owner >= 0;
+                if (!owned) {
+                    snprintf(msg, sizeof msg, "input port %zu vc %zu: VC allocation skipped, "
+                             "but it has not asked or an output VC of its route is free", gp, v);
+                    ok = audit_fail(n, msg);
+                }
+            }
+        }
+    }
     for (uint32_t nd = 0; ok && n->buf_cap && nd < n->nnodes; nd++) {
         uint32_t r = topo_node_router(&n->topo, nd);
         size_t gp = (size_t)r * n->P + (size_t)topo_node_port(&n->topo, nd);

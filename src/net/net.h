@@ -293,6 +293,15 @@ struct net {
                                (an ejection or unbounded output, or one with credits); set
                                by VC allocation and credit arrivals, cleared by the crossing
                                (net_ready_ok states it; the audit checks it) */
+    uint64_t *va_wports;    /* with vready, per router: when its waiting heads all failed at
+                               the last VC allocation for want of an output VC without an
+                               owner (RM_PLAIN, no routing.reroute), the ports holding them,
+                               else 0; cleared when the router frees an output VC (the
+                               crossing of a tail) and by any other cycle than the speedup-1
+                               one. Then va_wait (routers * P) holds each port's waiting VCs
+                               (nonempty & ~active), and while both hold, VC allocation can
+                               grant nothing there: plain1_step skips it */
+    uint64_t *va_wait;
     struct port_rare *prare; /* routers * P */
     struct port_credit *pcredit; /* routers * P: where each input port's credits go */
     uint32_t *ccls;         /* credit classes: credit_lat << 16 | up_part, nccls of them */

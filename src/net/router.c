@@ -85,6 +85,43 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
     return op->out_unlimited || o->credits == (int32_t)n->ports[op->far_in].cap;
 }
 
+/* The output VC of candidate rc (not of an adaptive group) this head asks
+ * for: the free VC with the most room, or false if none is available. */
+static inline __attribute__((always_inline)) bool
+va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
+               const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
+               const bool obq)
+{
+    const int V = n->V;
+    int best = -1;
+    int32_t best_room = -1;
+    int span = rc->vc_hi - rc->vc_lo + 1;
+    /* Where room is unbounded every VC is as good: start the scan at a
+     * VC that depends on the requester, so that heads arriving together
+     * ask for different VCs instead of colliding on the first (with one
+     * VC, start 0 whatever the room). */
+    int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
+                                        obq) == INT32_MAX
+                    ? (lin + lin / V) % span : 0;
+    for (int i = 0; i < span; i++) {
+        int v = rc->vc_lo + (start + i) % span;
+        const struct ovc *o = &ovcs[rc->port * V + v];
+        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+            continue;
+        int32_t room = out_room_as(n, &ports[rc->port], o, obq);
+        if (room < need || room <= best_room)
+            continue;
+        best = v;
+        best_room = room;
+    }
+    if (best >= 0) {
+        *op = rc->port;
+        *ov = best;
+        return true;
+    }
+    return false;
+}
+
 /* The output VC this head asks for, or false if none is available. The
  * first route->sel candidates (when more than one) are an adaptive group:
  * the free VC with the most room among all of them, ties at random from
@@ -125,33 +162,9 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
             return true;
         }
     }
-    for (; c < route->n; c++) {
-        const struct route_cand *rc = &route->c[c];
-        int best = -1;
-        int32_t best_room = -1;
-        int span = rc->vc_hi - rc->vc_lo + 1;
-        /* Where room is unbounded every VC is as good: start the scan at a
-         * VC that depends on the requester, so that heads arriving together
-         * ask for different VCs instead of colliding on the first. */
-        int start = out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo], obq) == INT32_MAX
-                        ? (lin + lin / V) % span : 0;
-        for (int i = 0; i < span; i++) {
-            int v = rc->vc_lo + (start + i) % span;
-            const struct ovc *o = &ovcs[rc->port * V + v];
-            if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
-                continue;
-            int32_t room = out_room_as(n, &ports[rc->port], o, obq);
-            if (room < need || room <= best_room)
-                continue;
-            best = v;
-            best_room = room;
-        }
-        if (best >= 0) {
-            *op = rc->port;
-            *ov = best;
+    for (; c < route->n; c++)
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq))
             return true;
-        }
-    }
     return false;
 }
 
@@ -852,6 +865,11 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
     const uint64_t now = n->now;
     struct va_req *req = w->va_scratch;
     int nreq = 0;
+    /* RM_PLAIN: whether every waiting head asked before and found every
+     * output VC of its route owned (n->va_wports); the ports asked
+     * (plain1_step's: those holding waiting heads) */
+    bool blocked = true;
+    const uint64_t wports = pm;
     for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
@@ -886,6 +904,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             }
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
+                blocked = false;
                 if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
@@ -901,10 +920,18 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
+            /* every output VC of its route still owned: it fails again */
+            const bool owned = M == RM_PLAIN && again && !some_unowned(ovcs, V, &ir->route);
+            blocked &= owned;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
-            else if ((M != RM_PLAIN || !again || some_unowned(ovcs, V, &ir->route)) &&
-                     (ANY(M) && n->ob_credits
+            else if (!owned &&
+                     (M == RM_PLAIN && ir->route.n == 1 && ir->route.sel <= 1
+                          /* one candidate (DOR): va_choose's scan, inlined */
+                          ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                                           n->switching == SW_VCT ? (int32_t)ir->len : 0,
+                                           p * V + v, &op, &ov, false)
+                      : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
                           : va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)))
@@ -953,7 +980,18 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
-
+    if (M == RM_PLAIN && n->va_wports) {
+        /* blocked: no grant, so the masks are as the loop found them (a
+         * port asked without waiting heads, by router_step_impl, makes the
+         * record one that plain1_step's mask never equals) */
+        blocked = blocked && !n->reroute;
+        if (__builtin_expect(blocked, 0))
+            for (uint64_t q = wports; q; q &= q - 1) {
+                const int p = __builtin_ctzll(q);
+                n->va_wait[gp0 + (uint32_t)p] = ports[p].nonempty & ~ports[p].active;
+            }
+        n->va_wports[r] = blocked ? wports : 0;
+    }
     return true;
 }
 
@@ -1201,6 +1239,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
+        n->va_wports[r] = 0; /* an output VC without an owner: allocate again */
         if (n->va_stage)
             n->ovc_freed[o - n->ovcs] = (uint32_t)now;
         iv->state = IVC_IDLE;
@@ -1244,7 +1283,15 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (ready)
             sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
     }
-    if (waiting) {
+    /* the waiting heads all failed for want of an unowned output VC, none
+     * has come since and no output VC was freed: none can be granted
+     * (n->va_wports), and asking again would make the same requests */
+    bool same = waiting && n->va_wports[r] == waiting;
+    for (uint64_t pm = same ? waiting : 0; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        same &= (ports[p].nonempty & ~ports[p].active) == n->va_wait[gp0 + (uint32_t)p];
+    }
+    if (waiting && !same) {
         if (!alloc_vcs_plain(n, w, r, waiting))
             return;
         for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
@@ -1407,6 +1454,8 @@ void net_part_routers(struct net *n, struct net_part *w)
                         : step == router_step_plain1_rec && !n->xbar_last ? 4
                         : step == router_step_plain_obuf                 ? 2
                                                                          : 0;
+    if (n->va_wports && !router_keeps_ready(n)) /* another cycle: no record holds */
+        memset(&n->va_wports[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_wports);
     if (inlined == 4 && n->router_mob) /* a torus collective with the entropy circuit (paper 000) */
         run_plain1_rec_mob(n, w);
     else if (inlined == 4) /* a torus collective */

@@ -41,10 +41,22 @@ enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY, DL_BALANC
 
 enum tie { TIE_POSITIVE, TIE_RANDOM, TIE_PARITY };
 
+/* Rings up to this size get the cumulative scheme's tables (3 k^2 bytes
+ * a dimension: 12 KiB at 64); larger ones count the datelines each hop. */
+#define DOR_TAB_K 64
+
 struct dor {
     enum dateline dl;
     int classes;
     enum tie tie;
+    /* DL_CUMULATIVE with every k <= DOR_TAB_K: dimension d's datelines
+     * (crossings) counted once at creation, cum[d][sc * k + g] those of
+     * the whole ring path sc -> g (a finished dimension; the same either
+     * way at a tie: the two datelines are k/2 links apart, so any k/2
+     * links in a row hold one), cum[d][k^2 + (m * k + sc) * k + c] those
+     * from sc up to and including the link leaving c, going + (m = 0) or
+     * - (m = 1); else NULL */
+    uint8_t *cum[TOPO_MAX_DIMS];
     uint8_t vc[]; /* class c's VC range: vc[2c] .. vc[2c + 1] (route_vc_class) */
 };
 
@@ -119,6 +131,26 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
                                         s->vc[2 * cls + 1]};
         return;
+    }
+    if (s->cum[0]) { /* cumulative, from the tables: as the loop below */
+        const int32_t *rc = &t->coord[(size_t)router * t->n],
+                      *gc = &t->coord[(size_t)dst_router * t->n],
+                      *sc = &t->coord[(size_t)src_router * t->n];
+        for (d = 0;; d++) { /* router != dst_router: some coordinate differs */
+            const int k = t->k[d], c = rc[d], g = gc[d];
+            if (c == g) {
+                cls += s->cum[d][sc[d] * k + g];
+                continue;
+            }
+            int h;
+            const int dir = direction(t, p, d, sc[d], g, &h);
+            cls += s->cum[d][k * k + ((dir > 0 ? 0 : 1) * k + sc[d]) * k + c];
+            if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
+                cls = s->classes - 1;
+            out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
+                                            s->vc[2 * cls], s->vc[2 * cls + 1]};
+            return;
+        }
     }
     for (d = 0; d < t->n; d++) {
         int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
@@ -219,6 +251,37 @@ static int dor_init(void **state, const struct saturn_config *cfg,
                                   n->topo.n, s->classes);
     if (n->Vd < s->classes)
         s->classes = n->Vd;
+    bool tab = s->dl == DL_CUMULATIVE;
+    for (int d = 0; d < n->topo.n; d++)
+        tab &= n->topo.k[d] <= DOR_TAB_K;
+    for (int d = 0; tab && d < n->topo.n; d++) {
+        const int k = n->topo.k[d];
+        uint8_t *c = s->cum[d] = malloc(3 * (size_t)k * (size_t)k);
+        if (!c)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        struct packet q = {0};
+        for (int sc = 0; sc < k; sc++)
+            for (int x = 0; x < k; x++) {
+                int cnt[2];
+                for (int m = 0; m < 2; m++) {
+                    int h;
+                    q.route[0] = (uint32_t)m << d; /* the tie bit */
+                    const int dir = direction(&n->topo, &q, d, sc, x, &h);
+                    cnt[m] = crossings(sc, h, dir, k, true);
+                    const int way = m ? -1 : 1; /* leaving x this way */
+                    int done = way > 0 ? x - sc : sc - x;
+                    if (done < 0)
+                        done += k;
+                    c[k * k + (m * k + sc) * k + x] = (uint8_t)crossings(sc, done + 1, way, k, true);
+                }
+                c[sc * k + x] = (uint8_t)cnt[0];
+                tab &= cnt[0] == cnt[1]; /* as argued above (else no tables) */
+            }
+    }
+    for (int d = 0; !tab && d < n->topo.n; d++) {
+        free(s->cum[d]);
+        s->cum[d] = NULL;
+    }
     for (int c = 0; c < s->classes; c++) {
         int lo, hi;
         route_vc_class(s->classes, n->Vd, c, &lo, &hi);
@@ -228,7 +291,14 @@ static int dor_init(void **state, const struct saturn_config *cfg,
     return SATURN_OK;
 }
 
-static void dor_free(void *state) { free(state); }
+static void dor_free(void *state)
+{
+    struct dor *s = state;
+    if (s)
+        for (int d = 0; d < TOPO_MAX_DIMS; d++)
+            free(s->cum[d]);
+    free(state);
+}
 
 const struct route_ops route_dor = {
     .name = "dor",
