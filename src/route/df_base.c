@@ -27,14 +27,18 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
     df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
+    if (!(s->memo = df_plan_memo_new(n)))
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (routing plans)");
     return df_check(cfg, n, 3, 2, "base", err);
 }
 
 static void base_free(void *state)
 {
     struct df_base *s = state;
-    if (s)
+    if (s) {
         contention_free(&s->cc);
+        free(s->memo);
+    }
     free(s);
 }
 
@@ -43,7 +47,26 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 {
     struct df_base *s = state;
     struct df_plan plan;
-    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
+    /* options only if they count; the plan kept for the head's next
+     * routing (routing.reroute: every cycle it waits) */
+    const struct df_plan_memo *m = df_plan_memo_hit(s->memo, n, r, in_port, in_vc, p);
+    const bool planned = !m;
+    if (planned)
+        m = df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
+    if (m && m->min_port >= 0) {
+        /* what df_contention_choice and df_apply do when the counter does
+         * not fire (or there is nothing to misroute to): no draw */
+        contention_add(&s->cc, r, in_port, in_vc, m->min_port);
+        if (m->nopt == 0 || !df_fires(&s->o, contention_get(&s->cc, r, m->min_port), s->th)) {
+            p->route[1] |= m->phase2;
+            out->n = 1;
+            out->sel = 0;
+            out->c[0] = m->min;
+            return;
+        }
+    }
+    if (!planned) /* the plan from its memo */
+        (void)df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
     int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     df_apply(n, r, &plan, choice, p, out);
 }
