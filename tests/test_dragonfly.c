@@ -1125,6 +1125,161 @@ static void waiting_heads_rerouted(void **state)
         fail_msg("waiting %d route calls, once %d", calls[1], calls[0]);
 }
 
+/* df_plan_min_memo: for random heads at a few input VCs (so that a memo is
+ * met again with the same key and with keys differing in one field), the
+ * plan it gives equals df_plan_min's, and the memo's phase2 flag what
+ * df_apply sets; a plan is kept exactly when it is not forced. */
+static void plan_memo_exact(void **state)
+{
+    (void)state;
+    const char *const extras[] = {NULL, "dragonfly.global_misroute=crg",
+                                  "dragonfly.vc_choice=lowest"};
+    for (int e = 0; e < 3; e++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("base", extras[e], &cfg);
+        struct df_base *b = n->rstate;
+        const struct topo *t = &n->topo;
+        struct rng rng;
+        rng_seed(&rng, 11, (uint64_t)e);
+        int hits = 0, kept = 0, forced = 0;
+        struct packet prev[3][3][2]; /* the last head at each input VC used */
+        memset(prev, 0, sizeof prev);
+        for (int i = 0; i < 20000; i++) {
+            const int ri = (int)rng_below(&rng, 3), pi = (int)rng_below(&rng, 3);
+            const int in_vc = (int)rng_below(&rng, 2);
+            const uint32_t r = (uint32_t)ri * (uint32_t)t->a; /* routers 0, a, 2a */
+            const int in_port = pi == 2 ? t->radix : pi * (t->a - 1); /* L, G, injection */
+            struct packet *pp = &prev[ri][pi][in_vc], p;
+            const int how = i < 400 ? 0 : (int)rng_below(&rng, 8);
+            if (how == 0) { /* a new head */
+                p = packet_between(n, (uint32_t)rng_below(&rng, 4) * (uint32_t)t->a,
+                                   (uint32_t)rng_below(&rng, t->routers));
+                p.route[0] = rng_below(&rng, 2) ? NET_NONE : (uint32_t)rng_below(&rng, t->groups);
+                p.route[1] = (uint32_t)rng_below(&rng, 4) & (DF_PHASE2 | DF_MANDATORY);
+            } else { /* the same head again, or with one key field changed */
+                p = *pp;
+                if (how == 1)
+                    p.src = (uint32_t)rng_below(&rng, 4) * (uint32_t)t->a * (uint32_t)t->p;
+                else if (how == 2)
+                    p.dst = (uint32_t)rng_below(&rng, t->routers) * (uint32_t)t->p;
+                else if (how == 3)
+                    p.route[0] = rng_below(&rng, 2) ? NET_NONE : (uint32_t)rng_below(&rng, t->groups);
+                else if (how == 4)
+                    p.route[1] ^= rng_below(&rng, 2) ? DF_PHASE2 : DF_MANDATORY;
+            }
+            *pp = p;
+            struct df_plan want, got;
+            df_plan_min(n, &b->o, r, in_port, in_vc, &p, &want);
+            hits += df_plan_memo_hit(b->memo, n, r, in_port, in_vc, &p) != NULL;
+            const struct df_plan_memo *m =
+                df_plan_min_memo(n, &b->o, b->memo, r, in_port, in_vc, &p, &got);
+            assert_int_equal(got.min_port, want.min_port);
+            if (want.min_port >= 0) {
+                assert_int_equal(got.min.port, want.min.port);
+                assert_int_equal(got.min.vc_lo, want.min.vc_lo);
+                assert_int_equal(got.min.vc_hi, want.min.vc_hi);
+            }
+            assert_int_equal(got.global, want.global);
+            assert_int_equal(got.mm, want.mm);
+            assert_int_equal(got.forced, want.forced);
+            assert_int_equal(got.nopt, want.nopt);
+            assert_int_equal(got.min_link, want.min_link);
+            assert_int_equal(got.in_port, in_port);
+            assert_int_equal(got.in_vc, in_vc);
+            forced += want.forced;
+            assert_true((m != NULL) == !want.forced);
+            assert_true((df_plan_memo_hit(b->memo, n, r, in_port, in_vc, &p) != NULL) ==
+                        !want.forced);
+            if (m && want.min_port >= 0) {
+                kept++;
+                struct packet q = p;
+                struct route_result res;
+                df_apply(n, r, &want, -1, &q, &res);
+                assert_int_equal(p.route[1] | m->phase2, q.route[1]);
+            }
+        }
+        /* the draws cover hits, misses, kept and forced plans */
+        if (!(hits > 1000 && hits < 19000 && kept > 1000 && forced > 0))
+            fail_msg("hits %d kept %d forced %d", hits, kept, forced);
+        test_net_free(n, cfg);
+    }
+}
+
+/* Base's route from the memo (a counter that does not fire) against the
+ * general path, at every call under load: the same candidate, the same
+ * packet fields, the same counters and the same random state. */
+static const struct route_ops *base_ops;
+static int base_checked;
+static void base_route_checked(void *state, const struct net *n, uint32_t r, int in_port,
+                               int in_vc, struct packet *p, struct route_result *out)
+{
+    struct df_base *b = state;
+    struct net *nn = (struct net *)n;
+    const size_t P = (size_t)n->P, V = (size_t)n->V;
+    uint16_t count[64];
+    int8_t held[64 * 8];
+    memcpy(count, &b->cc.count[r * P], P * sizeof *count);
+    memcpy(held, &b->cc.held[r * P * V], P * V);
+    const struct rng rng0 = n->router_rng[r];
+    /* the general path */
+    struct packet q = *p;
+    struct route_result want;
+    struct df_plan plan;
+    df_plan_min(n, &b->o, r, in_port, in_vc, &q, &plan);
+    int choice = df_contention_choice(&b->cc, &b->o, n, r, in_port, in_vc, &q, &plan, b->th);
+    df_apply(n, r, &plan, choice, &q, &want);
+    uint16_t count_want[64];
+    int8_t held_want[64 * 8];
+    memcpy(count_want, &b->cc.count[r * P], P * sizeof *count);
+    memcpy(held_want, &b->cc.held[r * P * V], P * V);
+    const struct rng rng_want = n->router_rng[r];
+    /* back, and Base's own route */
+    memcpy(&b->cc.count[r * P], count, P * sizeof *count);
+    memcpy(&b->cc.held[r * P * V], held, P * V);
+    nn->router_rng[r] = rng0;
+    base_ops->route(state, n, r, in_port, in_vc, p, out);
+    assert_int_equal(out->n, want.n);
+    assert_int_equal(out->sel, want.sel);
+    assert_int_equal(out->c[0].port, want.c[0].port);
+    assert_int_equal(out->c[0].vc_lo, want.c[0].vc_lo);
+    assert_int_equal(out->c[0].vc_hi, want.c[0].vc_hi);
+    assert_memory_equal(p, &q, sizeof q);
+    assert_memory_equal(&b->cc.count[r * P], count_want, P * sizeof *count);
+    assert_memory_equal(&b->cc.held[r * P * V], held_want, P * V);
+    assert_memory_equal(&n->router_rng[r], &rng_want, sizeof rng_want);
+    base_checked++;
+}
+
+static void base_memo_route_same(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("base", "base.threshold=2", &cfg);
+    assert_true(n->P <= 64 && n->V <= 8);
+    base_ops = n->rops;
+    struct route_ops ops = *n->rops;
+    ops.route = base_route_checked;
+    n->rops = &ops;
+    base_checked = 0;
+    const struct topo *t = &n->topo;
+    struct rng rng;
+    rng_seed(&rng, 5, 0);
+    for (int cycle = 0; cycle < 800; cycle++) {
+        for (uint32_t s = 0; s < n->nnodes; s++)
+            if (rng_uniform(&rng) < (cycle < 400 ? 0.3 : 0.05)) {
+                /* half of it ADV+1 (heads wait, counters fire), half uniform */
+                uint32_t dst = rng_below(&rng, 2) ? (s + (uint32_t)t->a * (uint32_t)t->p) % n->nnodes
+                                                  : (uint32_t)rng_below(&rng, n->nnodes);
+                if (dst != s)
+                    net_packet_new(n, s, dst, 4, true);
+            }
+        assert_int_equal(net_step(n), SATURN_OK);
+    }
+    n->rops = base_ops;
+    assert_true(base_checked > 10000);
+    test_net_free(n, cfg);
+}
+
 /* The early saturation of Base under ADV+1 (a group's overflow on the
  * global links of the router that owns the minimal one) is gone: with the
  * paper's mechanisms a small network carries 0.4 phits/node/cycle, and
@@ -1393,6 +1548,8 @@ int main(void)
         cmocka_unit_test(olm_trigger_busy),
         cmocka_unit_test(inject_vc_by_destination),
         cmocka_unit_test(waiting_heads_rerouted),
+        cmocka_unit_test(plan_memo_exact),
+        cmocka_unit_test(base_memo_route_same),
         cmocka_unit_test(pb_marks_count_vc0_or_all),
         cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
