@@ -898,7 +898,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 pk->route[1] = ir->saved_route[1];
                 pk->misroute = ir->saved_misroute;
                 ir->route.sel = 0;
-                n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+                (n->rops->route_again ? n->rops->route_again : n->rops->route)(
+                    n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */

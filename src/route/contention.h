@@ -47,13 +47,11 @@ static inline unsigned contention_get(const struct contention *c, uint32_t r, in
 struct df_base {
     struct contention cc;
     struct df_opts o;
-    struct df_plan_memo *memo; /* df_plan_min_memo */
     unsigned th;
 };
 struct df_hybrid {
     struct contention cc;
     struct df_opts o;
-    struct df_plan_memo *memo; /* df_plan_min_memo */
     unsigned th;
     double pct;
 };

@@ -27,48 +27,61 @@ static int base_init(void **state, const struct saturn_config *cfg, const struct
     df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
-    if (!(s->memo = df_plan_memo_new(n)))
-        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (routing plans)");
     return df_check(cfg, n, 3, 2, "base", err);
 }
 
 static void base_free(void *state)
 {
     struct df_base *s = state;
-    if (s) {
+    if (s)
         contention_free(&s->cc);
-        free(s->memo);
-    }
     free(s);
 }
+
+/* What base_route keeps for base_route_again in the candidates past the
+ * one it gives (route_ops.route_again): c[1] the minimal candidate, c[2].port
+ * these flags, c[2].vc_lo the DF_PHASE2 bit the minimal hop sets. */
+enum { BASE_KEPT = 1, BASE_OPTIONS = 2 /* the plan has options (listed later) */ };
 
 static void base_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                        struct packet *p, struct route_result *out)
 {
     struct df_base *s = state;
     struct df_plan plan;
-    /* options only if they count; the plan kept for the head's next
-     * routing (routing.reroute: every cycle it waits) */
-    const struct df_plan_memo *m = df_plan_memo_hit(s->memo, n, r, in_port, in_vc, p);
-    const bool planned = !m;
-    if (planned)
-        m = df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
-    if (m && m->min_port >= 0) {
-        /* what df_contention_choice and df_apply do when the counter does
-         * not fire (or there is nothing to misroute to): no draw */
-        contention_add(&s->cc, r, in_port, in_vc, m->min_port);
-        if (m->nopt == 0 || !df_fires(&s->o, contention_get(&s->cc, r, m->min_port), s->th)) {
-            p->route[1] |= m->phase2;
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
+    const bool kept = plan.min_port >= 0 && !plan.forced, options = plan.nopt != 0;
+    int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
+    df_apply(n, r, &plan, choice, p, out);
+    if (kept) {
+        out->c[1] = plan.min;
+        out->c[2] = (struct route_cand){(uint16_t)(BASE_KEPT | (options ? BASE_OPTIONS : 0)),
+                                        (uint8_t)(p->route[1] & DF_PHASE2), 0};
+    } else {
+        out->c[2].port = 0;
+    }
+}
+
+/* The same head again (its packet fields as at its first routing): the
+ * same plan, so while its minimal output's counter does not fire (or there
+ * is nothing to misroute to) the minimal candidate, as base_route would
+ * give it without a draw; otherwise base_route. */
+static void base_route_again(void *state, const struct net *n, uint32_t r, int in_port,
+                             int in_vc, struct packet *p, struct route_result *out)
+{
+    struct df_base *s = state;
+    const struct route_cand min = out->c[1], kept = out->c[2];
+    if (kept.port & BASE_KEPT) {
+        contention_add(&s->cc, r, in_port, in_vc, min.port);
+        if (!(kept.port & BASE_OPTIONS) ||
+            !df_fires(&s->o, contention_get(&s->cc, r, min.port), s->th)) {
+            p->route[1] |= kept.vc_lo;
             out->n = 1;
             out->sel = 0;
-            out->c[0] = m->min;
+            out->c[0] = min;
             return;
         }
     }
-    if (!planned) /* the plan from its memo */
-        (void)df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
-    int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
-    df_apply(n, r, &plan, choice, p, out);
+    base_route(state, n, r, in_port, in_vc, p, out);
 }
 
 static void base_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
@@ -82,6 +95,7 @@ const struct route_ops route_df_base = {.name = "base",
                                         .init = base_init,
                                         .at_source = df_inflight_init,
                                         .route = base_route,
+                                        .route_again = base_route_again,
                                         .tail_left = base_tail,
                                         .free = base_free,
                                         .dragonfly = true, .local_vcs = 3, .reroute = true};

@@ -31,18 +31,14 @@ static int hybrid_init(void **state, const struct saturn_config *cfg, const stru
     df_opts_read(cfg, n, &s->o);
     if (contention_init(&s->cc, n))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory (contention counters)");
-    if (!(s->memo = df_plan_memo_new(n)))
-        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (routing plans)");
     return df_check(cfg, n, 3, 2, "hybrid", err);
 }
 
 static void hybrid_free(void *state)
 {
     struct df_hybrid *s = state;
-    if (s) {
+    if (s)
         contention_free(&s->cc);
-        free(s->memo);
-    }
     free(s);
 }
 
@@ -51,8 +47,7 @@ static void hybrid_route(void *state, const struct net *n, uint32_t r, int in_po
 {
     struct df_hybrid *s = state;
     struct df_plan plan;
-    /* options only if they count; the plan kept for the head's next routing */
-    (void)df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     if (choice < 0 &&
         (plan.min_port < 0 || !df_fires(&s->o, contention_get(&s->cc, r, plan.min_port), s->th)))

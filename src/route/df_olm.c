@@ -22,7 +22,6 @@ const struct saturn_param route_olm_params[] = {
 
 struct olm {
     struct df_opts o;
-    struct df_plan_memo *memo; /* df_plan_min_memo */
     double pct;
 };
 
@@ -35,17 +34,7 @@ static int olm_init(void **state, const struct saturn_config *cfg, const struct 
     *state = s;
     s->pct = saturn_config_real(cfg, "olm.threshold");
     df_opts_read(cfg, n, &s->o);
-    if (!(s->memo = df_plan_memo_new(n)))
-        return saturn_error_set(err, SATURN_ENOMEM, "out of memory (routing plans)");
     return df_check(cfg, n, 3, 2, "olm", err);
-}
-
-static void olm_free(void *state)
-{
-    struct olm *s = state;
-    if (s)
-        free(s->memo);
-    free(s);
 }
 
 static void olm_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
@@ -53,8 +42,7 @@ static void olm_route(void *state, const struct net *n, uint32_t r, int in_port,
 {
     const struct olm *s = state;
     struct df_plan plan;
-    /* options only if they count; the plan kept for the head's next routing */
-    (void)df_plan_min_memo(n, &s->o, s->memo, r, in_port, in_vc, p, &plan);
+    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     df_apply(n, r, &plan, df_occupancy_choice(n, &s->o, r, &plan, p, s->pct), p, out);
 }
 
@@ -62,6 +50,6 @@ const struct route_ops route_df_olm = {.name = "olm",
                                        .init = olm_init,
                                        .at_source = df_inflight_init,
                                        .route = olm_route,
-                                       .free = olm_free,
+                                       .free = free,
                                        .dragonfly = true, .local_vcs = 3, .reroute = true,
                                        .reads_crossings = df_occupancy_reads_crossings};

@@ -1,6 +1,4 @@
 /* Dragonfly routing, shared parts (see dragonfly.h). */
-#include <stdlib.h>
-
 #include "route/dragonfly.h"
 
 static const char *const global_names[] = {"mm", "crg", NULL};
@@ -517,53 +515,6 @@ void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int i
 {
     plan_build(n, o, r, in_port, in_vc, p, pl, true);
     vc_choice_lowest(o, pl);
-}
-
-_Static_assert(sizeof(struct df_plan_memo) == 32, "a plan memo is 32 bytes");
-
-struct df_plan_memo *df_plan_memo_new(const struct net *n)
-{
-    const size_t ivcs = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
-    struct df_plan_memo *m = malloc(ivcs * sizeof *m);
-    if (m)
-        for (size_t i = 0; i < ivcs; i++)
-            m[i] = (struct df_plan_memo){.dst = NET_NONE};
-    return m;
-}
-
-const struct df_plan_memo *df_plan_min_memo(const struct net *n, const struct df_opts *o,
-                                            struct df_plan_memo *memo, uint32_t r, int in_port,
-                                            int in_vc, const struct packet *p,
-                                            struct df_plan *pl)
-{
-    struct df_plan_memo *m =
-        &memo[((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc];
-    if (df_plan_memo_hit(memo, n, r, in_port, in_vc, p)) {
-        pl->min_port = m->min_port;
-        pl->min = m->min;
-        pl->global = m->global;
-        pl->mm = m->mm;
-        pl->forced = false;
-        pl->nopt = m->nopt;
-        pl->min_link = m->min_link;
-        pl->in_port = in_port;
-        pl->in_vc = in_vc;
-        return m;
-    }
-    df_plan_min(n, o, r, in_port, in_vc, p, pl);
-    if (pl->forced) {
-        m->dst = NET_NONE;
-        return NULL;
-    }
-    *m = (struct df_plan_memo){.src = p->src, .dst = p->dst, .route = {p->route[0], p->route[1]},
-                               .min_link = pl->min_link,
-                               .min = pl->min_port >= 0 ? pl->min : (struct route_cand){0, 0, 0},
-                               .min_port = (int8_t)pl->min_port, .nopt = (int8_t)pl->nopt,
-                               .global = pl->global, .mm = pl->mm,
-                               .phase2 = p->route[0] != NET_NONE &&
-                                                 df_group(&n->topo, r) == p->route[0]
-                                             ? DF_PHASE2 : 0};
-    return m;
 }
 
 void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,

@@ -166,40 +166,6 @@ void df_plan_min(const struct net *n, const struct df_opts *o, uint32_t r, int i
                  int in_vc, const struct packet *p, struct df_plan *plan);
 void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
                      const struct packet *p, struct df_plan *plan);
-/* df_plan_min remembered per input VC (routing.reroute routes a waiting
- * head again every cycle, from the packet as it arrived: the same plan).
- * A plan is a function of the router, the input VC and the packet's src,
- * dst and route[] alone, so a memo whose key equals them is exact; forced
- * plans (their options listed) are not kept. The options, when a policy
- * considers misrouting, are still listed by df_plan_options. */
-struct df_plan_memo {
-    uint32_t src, dst, route[2]; /* the key; dst = NET_NONE: empty */
-    uint32_t min_link;
-    struct route_cand min;
-    int8_t min_port, nopt;       /* nopt: 0 or DF_OPTS_LATER */
-    uint8_t global, mm;
-    uint32_t phase2;             /* DF_PHASE2 when the minimal hop from here sets it
-                                    (df_apply: route[0] is this router's group), else 0 */
-};
-/* One empty memo per input VC of n (NULL: out of memory). */
-struct df_plan_memo *df_plan_memo_new(const struct net *n);
-/* The memo of input VC (in_port, in_vc) of router r when it holds p's plan, else NULL. */
-static inline const struct df_plan_memo *df_plan_memo_hit(const struct df_plan_memo *memo,
-                                                          const struct net *n, uint32_t r,
-                                                          int in_port, int in_vc,
-                                                          const struct packet *p)
-{
-    const struct df_plan_memo *m =
-        &memo[((size_t)r * (size_t)n->P + (size_t)in_port) * (size_t)n->V + (size_t)in_vc];
-    return m->dst == p->dst && m->src == p->src && m->route[0] == p->route[0] &&
-                   m->route[1] == p->route[1]
-               ? m : NULL;
-}
-/* Fills plan as df_plan_min; returns its memo (NULL for a forced plan, not kept). */
-const struct df_plan_memo *df_plan_min_memo(const struct net *n, const struct df_opts *o,
-                                            struct df_plan_memo *memo, uint32_t r, int in_port,
-                                            int in_vc, const struct packet *p,
-                                            struct df_plan *plan);
 /* Routes to the minimal candidate (choice < 0) or option `choice`;
  * records misrouting in p. A forced plan ignores choice < 0 and takes a
  * random open option (any option when none is open: the head waits). */
