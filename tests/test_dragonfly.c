@@ -1191,7 +1191,7 @@ static void base_route_again_checked(void *state, const struct net *n, uint32_t 
     base_check(state, n, r, in_port, in_vc, p, out, true);
 }
 
-static void base_memo_route_same(void **state)
+static void base_route_again_same(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
@@ -1492,7 +1492,7 @@ int main(void)
         cmocka_unit_test(olm_trigger_busy),
         cmocka_unit_test(inject_vc_by_destination),
         cmocka_unit_test(waiting_heads_rerouted),
-        cmocka_unit_test(base_memo_route_same),
+        cmocka_unit_test(base_route_again_same),
         cmocka_unit_test(pb_marks_count_vc0_or_all),
         cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),
