@@ -42,6 +42,7 @@ static void base_free(void *state)
  * one it gives (route_ops.route_again): c[1] the minimal candidate, c[2].port
  * these flags, c[2].vc_lo the DF_PHASE2 bit the minimal hop sets. */
 enum { BASE_KEPT = 1, BASE_OPTIONS = 2 /* the plan has options (listed later) */ };
+_Static_assert(ROUTE_MAX_CANDS >= 3, "base_route keeps its plan in c[1] and c[2]");
 
 static void base_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                        struct packet *p, struct route_result *out)
