@@ -1092,6 +1092,12 @@ static void counting_route(void *state, const struct net *n, uint32_t r, int in_
     route_calls++;
     wrapped->route(state, n, r, in_port, in_vc, p, out);
 }
+static void counting_route_again(void *state, const struct net *n, uint32_t r, int in_port,
+                                 int in_vc, struct packet *p, struct route_result *out)
+{
+    route_calls++;
+    wrapped->route_again(state, n, r, in_port, in_vc, p, out);
+}
 
 static void waiting_heads_rerouted(void **state)
 {
@@ -1104,6 +1110,7 @@ static void waiting_heads_rerouted(void **state)
         wrapped = n->rops;
         struct route_ops ops = *n->rops;
         ops.route = counting_route;
+        ops.route_again = wrapped->route_again ? counting_route_again : NULL;
         n->rops = &ops;
         route_calls = 0;
         struct contention *cc = n->rstate;
@@ -1123,6 +1130,98 @@ static void waiting_heads_rerouted(void **state)
     /* the same packets: with once about one call per router visited */
     if (calls[1] <= 2 * calls[0])
         fail_msg("waiting %d route calls, once %d", calls[1], calls[0]);
+}
+
+/* Base's routings, first (route) and again while the head waits
+ * (route_again: from what the first one kept, while the counter does not
+ * fire), against the general path at every call under load: the same
+ * candidate, the same packet fields, the same counters and the same random
+ * state. */
+static const struct route_ops *base_ops;
+static int base_checked, base_again;
+static void base_check(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
+                       struct packet *p, struct route_result *out, bool again)
+{
+    struct df_base *b = state;
+    struct net *nn = (struct net *)n;
+    const size_t P = (size_t)n->P, V = (size_t)n->V;
+    uint16_t count[64];
+    int8_t held[64 * 8];
+    memcpy(count, &b->cc.count[r * P], P * sizeof *count);
+    memcpy(held, &b->cc.held[r * P * V], P * V);
+    const struct rng rng0 = n->router_rng[r];
+    /* the general path */
+    struct packet q = *p;
+    struct route_result want;
+    struct df_plan plan;
+    df_plan_min(n, &b->o, r, in_port, in_vc, &q, &plan);
+    int choice = df_contention_choice(&b->cc, &b->o, n, r, in_port, in_vc, &q, &plan, b->th);
+    df_apply(n, r, &plan, choice, &q, &want);
+    uint16_t count_want[64];
+    int8_t held_want[64 * 8];
+    memcpy(count_want, &b->cc.count[r * P], P * sizeof *count);
+    memcpy(held_want, &b->cc.held[r * P * V], P * V);
+    const struct rng rng_want = n->router_rng[r];
+    /* back, and Base's own route */
+    memcpy(&b->cc.count[r * P], count, P * sizeof *count);
+    memcpy(&b->cc.held[r * P * V], held, P * V);
+    nn->router_rng[r] = rng0;
+    (again ? base_ops->route_again : base_ops->route)(state, n, r, in_port, in_vc, p, out);
+    assert_int_equal(out->n, want.n);
+    assert_int_equal(out->sel, want.sel);
+    assert_int_equal(out->c[0].port, want.c[0].port);
+    assert_int_equal(out->c[0].vc_lo, want.c[0].vc_lo);
+    assert_int_equal(out->c[0].vc_hi, want.c[0].vc_hi);
+    assert_memory_equal(p, &q, sizeof q);
+    assert_memory_equal(&b->cc.count[r * P], count_want, P * sizeof *count);
+    assert_memory_equal(&b->cc.held[r * P * V], held_want, P * V);
+    assert_memory_equal(&n->router_rng[r], &rng_want, sizeof rng_want);
+    base_checked++;
+    base_again += again;
+}
+static void base_route_checked(void *state, const struct net *n, uint32_t r, int in_port,
+                               int in_vc, struct packet *p, struct route_result *out)
+{
+    base_check(state, n, r, in_port, in_vc, p, out, false);
+}
+static void base_route_again_checked(void *state, const struct net *n, uint32_t r,
+                                     int in_port, int in_vc, struct packet *p,
+                                     struct route_result *out)
+{
+    base_check(state, n, r, in_port, in_vc, p, out, true);
+}
+
+static void base_route_again_same(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = small_net("base", "base.threshold=2", &cfg);
+    assert_true(n->P <= 64 && n->V <= 8);
+    base_ops = n->rops;
+    struct route_ops ops = *n->rops;
+    assert_non_null(base_ops->route_again);
+    ops.route = base_route_checked;
+    ops.route_again = base_route_again_checked;
+    n->rops = &ops;
+    base_checked = base_again = 0;
+    const struct topo *t = &n->topo;
+    struct rng rng;
+    rng_seed(&rng, 5, 0);
+    for (int cycle = 0; cycle < 800; cycle++) {
+        for (uint32_t s = 0; s < n->nnodes; s++)
+            if (rng_uniform(&rng) < (cycle < 400 ? 0.3 : 0.05)) {
+                /* half of it ADV+1 (heads wait, counters fire), half uniform */
+                uint32_t dst = rng_below(&rng, 2) ? (s + (uint32_t)t->a * (uint32_t)t->p) % n->nnodes
+                                                  : (uint32_t)rng_below(&rng, n->nnodes);
+                if (dst != s)
+                    net_packet_new(n, s, dst, 4, true);
+            }
+        assert_int_equal(net_step(n), SATURN_OK);
+    }
+    n->rops = base_ops;
+    if (!(base_checked > 10000 && base_again > 5000 && base_checked - base_again > 5000))
+        fail_msg("%d routings, %d of them again", base_checked, base_again);
+    test_net_free(n, cfg);
 }
 
 /* The early saturation of Base under ADV+1 (a group's overflow on the
@@ -1393,6 +1492,7 @@ int main(void)
         cmocka_unit_test(olm_trigger_busy),
         cmocka_unit_test(inject_vc_by_destination),
         cmocka_unit_test(waiting_heads_rerouted),
+        cmocka_unit_test(base_route_again_same),
         cmocka_unit_test(pb_marks_count_vc0_or_all),
         cmocka_unit_test(base_adv1_not_saturated_early),
         cmocka_unit_test(ectn_combined_is_sum_of_partials),

@@ -917,7 +917,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 pk->route[1] = ir->saved_route[1];
                 pk->misroute = ir->saved_misroute;
                 ir->route.sel = 0;
-                n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+                (n->rops->route_again ? n->rops->route_again : n->rops->route)(
+                    n->rstate, n, r, p, v, pk, &ir->route);
             }
             int op, ov;
             /* every output VC of its route still owned: it fails again */

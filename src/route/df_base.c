@@ -38,14 +38,51 @@ static void base_free(void *state)
     free(s);
 }
 
+/* What base_route keeps for base_route_again in the candidates past the
+ * one it gives (route_ops.route_again): c[1] the minimal candidate, c[2].port
+ * these flags, c[2].vc_lo the DF_PHASE2 bit the minimal hop sets. */
+enum { BASE_KEPT = 1, BASE_OPTIONS = 2 /* the plan has options (listed later) */ };
+_Static_assert(ROUTE_MAX_CANDS >= 3, "base_route keeps its plan in c[1] and c[2]");
+
 static void base_route(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
                        struct packet *p, struct route_result *out)
 {
     struct df_base *s = state;
     struct df_plan plan;
     df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
+    const bool kept = plan.min_port >= 0 && !plan.forced, options = plan.nopt != 0;
     int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
     df_apply(n, r, &plan, choice, p, out);
+    if (kept) {
+        out->c[1] = plan.min;
+        out->c[2] = (struct route_cand){(uint16_t)(BASE_KEPT | (options ? BASE_OPTIONS : 0)),
+                                        (uint8_t)(p->route[1] & DF_PHASE2), 0};
+    } else {
+        out->c[2].port = 0;
+    }
+}
+
+/* The same head again (its packet fields as at its first routing): the
+ * same plan, so while its minimal output's counter does not fire (or there
+ * is nothing to misroute to) the minimal candidate, as base_route would
+ * give it without a draw; otherwise base_route. */
+static void base_route_again(void *state, const struct net *n, uint32_t r, int in_port,
+                             int in_vc, struct packet *p, struct route_result *out)
+{
+    struct df_base *s = state;
+    const struct route_cand min = out->c[1], kept = out->c[2];
+    if (kept.port & BASE_KEPT) {
+        contention_add(&s->cc, r, in_port, in_vc, min.port);
+        if (!(kept.port & BASE_OPTIONS) ||
+            !df_fires(&s->o, contention_get(&s->cc, r, min.port), s->th)) {
+            p->route[1] |= kept.vc_lo;
+            out->n = 1;
+            out->sel = 0;
+            out->c[0] = min;
+            return;
+        }
+    }
+    base_route(state, n, r, in_port, in_vc, p, out);
 }
 
 static void base_tail(void *state, const struct net *n, uint32_t r, int in_port, int in_vc,
@@ -59,6 +96,7 @@ const struct route_ops route_df_base = {.name = "base",
                                         .init = base_init,
                                         .at_source = df_inflight_init,
                                         .route = base_route,
+                                        .route_again = base_route_again,
                                         .tail_left = base_tail,
                                         .free = base_free,
                                         .dragonfly = true, .local_vcs = 3, .reroute = true};

@@ -71,6 +71,15 @@ struct route_ops {
     /* Adaptive: routing.reroute = auto routes a waiting head again every
      * cycle (the decision sees the present, as in FOGSim). */
     bool reroute;
+    /* Optional, with reroute: called instead of route for a head routed
+     * again while it waits (the packet's fields restored as they were at
+     * its first routing), with out as the policy's last call for this
+     * head at this input VC left it: between the calls the router writes
+     * out->sel alone, so a policy may keep what it needs in the
+     * candidates past out->n. Must give what route would (results,
+     * packet, policy state, random draws). */
+    void (*route_again)(void *state, const struct net *net, uint32_t router, int in_port,
+                        int in_vc, struct packet *p, struct route_result *out);
     /* The tail of p left input VC (in_port, in_vc) of router (optional:
      * contention counters count a packet until its tail leaves). */
     void (*tail_left)(void *state, const struct net *net, uint32_t router, int in_port,
