@@ -622,14 +622,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
+    n->rwait = calloc(n->topo.routers, sizeof *n->rwait);
     n->robuf = calloc(n->topo.routers, sizeof *n->robuf);
     n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
     n->rnvc = calloc(n->topo.routers, sizeof *n->rnvc);
     n->rna = calloc(n->topo.routers, sizeof *n->rna);
     n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->router_active || !n->rocc || !n->rports || !n->robuf || !n->rnv || !n->rnvc || !n->rna ||
-        !n->rstamp || !n->router_rng)
+    if (!n->router_active || !n->rocc || !n->rports || !n->rwait || !n->robuf || !n->rnv ||
+        !n->rnvc || !n->rna || !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
@@ -836,6 +837,7 @@ void net_destroy(struct net *n)
     free(n->router_active);
     free(n->rocc);
     free(n->rports);
+    free(n->rwait);
     free(n->robuf);
     free(n->rnv);
     free(n->rnvc);
@@ -1069,7 +1071,8 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
-    uint64_t *const rports = n->rports, *const router_active = n->router_active;
+    uint64_t *const rports = n->rports, *const rwait = n->rwait,
+                   *const router_active = n->router_active;
     const uint32_t *const ai = aq->i;
     for (uint32_t i = 0; i < na; i++) {
         const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
@@ -1082,6 +1085,7 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
             pt->nonempty |= 1ULL << v;
             rnvc[r] += (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
+            rwait[r] |= 1ULL << p;
         }
         rocc[r]++;
         router_active[r >> 6] |= 1ULL << (r & 63);
@@ -1155,6 +1159,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 if (iv->count == 1 && ((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
                     rnvc[r]++;
                 rports[r] |= 1ULL << p;
+                if (iv->count == 1) /* a head with no output VC yet, or a body flit */
+                    n->rwait[r] |= 1ULL << p;
                 rocc[r]++;
                 router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
