@@ -170,11 +170,11 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    /* Every port with a waiting head (a VC holding flits and no output VC)
-     * is in its router's n->rwait, which RM_PLAIN_OBUF's VC allocation
-     * looks at alone (a network with the ready mask runs xfer_plain1, which
-     * does not keep n->rwait, and never RM_PLAIN_OBUF). */
-    for (size_t gp = 0; ok && !n->vready && gp < (size_t)n->topo.routers * (size_t)n->P; gp++) {
+    /* With output buffers, every port with a waiting head (a VC holding
+     * flits and no output VC) is in its router's n->rwait, which
+     * RM_PLAIN_OBUF's VC allocation looks at alone (the other networks
+     * do not keep it). */
+    for (size_t gp = 0; ok && n->obuf_on && gp < (size_t)n->topo.routers * (size_t)n->P; gp++) {
         const struct port *pt = &n->ports[gp];
         if ((pt->nonempty & ~pt->active) && !((n->rwait[pt->router] >> (gp % (size_t)n->P)) & 1)) {
             snprintf(msg, sizeof msg,

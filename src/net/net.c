@@ -1060,7 +1060,9 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
  * on; their masks are set as an event's arrival sets them. Whether any
  * arrived (never on the meta VC: its flits travel as events, meta_xfer).
  * Out of line, so that its loop keeps its bounds in registers. */
-static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
+                                                                      struct net_part *w,
+                                                                      const bool keep_wait)
 {
     struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
@@ -1085,13 +1087,25 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
             pt->nonempty |= 1ULL << v;
             rnvc[r] += (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
-            rwait[r] |= 1ULL << p;
+            if (keep_wait)
+                rwait[r] |= 1ULL << p;
         }
         rocc[r]++;
         router_active[r >> 6] |= 1ULL << (r & 63);
     }
     aq->n = 0;
     return true;
+}
+
+/* n->rwait is read only with output buffers (RM_PLAIN_OBUF): a network
+ * without them skips its store (the torus's arrivals). */
+static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, true);
+}
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, false);
 }
 
 /* Output VC x (global port * V + VC) has room again: the input VC holding
@@ -1156,11 +1170,12 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 pt->nonempty |= 1ULL << e->vc;
                 moved |= e->vc != Vd; /* meta flits are no progress for the watchdog */
                 uint32_t r = pt->router, p = e->target - r * P;
-                if (iv->count == 1 && ((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
-                    rnvc[r]++;
-                rports[r] |= 1ULL << p;
-                if (iv->count == 1) /* a head with no output VC yet, or a body flit */
+                if (iv->count == 1) { /* it was empty: maybe a head without an output VC */
+                    if (((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
+                        rnvc[r]++;
                     n->rwait[r] |= 1ULL << p;
+                }
+                rports[r] |= 1ULL << p;
                 rocc[r]++;
                 router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
@@ -1186,7 +1201,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    if (deliver_arrivals(n, w))
+    if (n->obuf_on ? deliver_arrivals_wait(n, w) : deliver_arrivals(n, w))
         moved = true;
     if (moved)
         w->last_move = n->now;

@@ -363,7 +363,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             n->ovc_freed[o - n->ovcs] = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
-        if (iv->count) /* the next packet's head waits (n->rwait) */
+        if (OBUF_ON(n, M) && iv->count) /* the next packet's head waits (n->rwait) */
             n->rwait[r] |= 1ULL << p;
         if (n->rops->tail_left)
             n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
@@ -934,7 +934,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (!owned &&
-                     (M == RM_PLAIN && ir->route.n == 1 && ir->route.sel <= 1
+                     ((M == RM_PLAIN || M == RM_PLAIN_OBUF) && ir->route.n == 1 &&
+                              ir->route.sel <= 1
                           /* one candidate (DOR): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
