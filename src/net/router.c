@@ -936,7 +936,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             else if (!owned &&
                      ((M == RM_PLAIN || M == RM_PLAIN_OBUF) && ir->route.n == 1 &&
                               ir->route.sel <= 1
-                          /* one candidate (DOR): va_choose's scan, inlined */
+                          /* one candidate (DOR, the Dragonfly's policies but UGAL's
+                           * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
                                            p * V + v, &op, &ov, false)
