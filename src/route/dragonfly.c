@@ -143,11 +143,16 @@ bool df_cand_open(const struct net *n, uint32_t r, const struct route_cand *c, u
     return false;
 }
 
+/* df_port_to_group from router index i of group g (r = g a + i). */
+static inline int port_to_group(const struct topo *t, uint32_t g, int i, uint32_t tg)
+{
+    const uint32_t k = df_link_to(t, g, tg), h = (uint32_t)t->h, holder = k / h;
+    return (int)holder == i ? t->a - 1 + (int)(k - holder * h) : df_local_port(i, (int)holder);
+}
+
 int df_port_to_group(const struct topo *t, uint32_t r, uint32_t tg)
 {
-    uint32_t k = df_link_to(t, df_group(t, r), tg);
-    int holder = (int)(k / (uint32_t)t->h), i = df_index(t, r);
-    return holder == i ? t->a - 1 + (int)(k % (uint32_t)t->h) : df_local_port(i, holder);
+    return port_to_group(t, df_group(t, r), df_index(t, r), tg);
 }
 
 int df_port_to_router(const struct topo *t, uint32_t r, uint32_t d)
@@ -397,8 +402,11 @@ static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r,
                        int in_vc, const struct packet *p, struct df_plan *plan, bool later)
 {
     const struct topo *t = &n->topo;
-    uint32_t d = topo_node_router(t, p->dst), g = df_group(t, r), gd = df_group(t, d);
-    uint32_t gs = df_group(t, topo_node_router(t, p->src)), mid = p->route[0];
+    /* each division once: g and i of r, d's group and index, the source's group */
+    const uint32_t ga = (uint32_t)t->a, d = topo_node_router(t, p->dst), g = r / ga, gd = d / ga;
+    const int i = (int)(r - g * ga), di = (int)(d - gd * ga);
+    const uint32_t gs = t->node_rt ? t->node_rt[p->src] / ga : p->src / ((uint32_t)t->conc * ga);
+    const uint32_t mid = p->route[0];
     plan->nopt = 0;
     plan->in_port = in_port;
     plan->in_vc = in_vc;
@@ -410,8 +418,10 @@ static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r,
     }
     bool phase2 = (p->route[1] & DF_PHASE2) || g == mid;
     bool to_mid = mid != NET_NONE && !phase2;
-    int mp = to_mid ? df_port_to_group(t, r, mid) : df_port_to_router(t, r, d);
-    const int i = df_index(t, r);
+    /* df_port_to_group(t, r, mid) or df_port_to_router(t, r, d) */
+    int mp = to_mid    ? port_to_group(t, g, i, mid)
+             : g == gd ? df_local_port(i, di)
+                       : port_to_group(t, g, i, gd);
     const enum topo_link_class in_cls = topo_port_class(t, in_port);
     const bool injected = in_port >= t->radix;
     const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
