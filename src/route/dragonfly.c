@@ -397,9 +397,12 @@ static inline int ring_ahead(int from, int to, int a)
 }
 
 /* df_plan, or with later (df_plan_min) the nonminimal options left for
- * df_plan_options: nopt = DF_OPTS_LATER where the plan has some. */
-static void plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port,
-                       int in_vc, const struct packet *p, struct df_plan *plan, bool later)
+ * df_plan_options: nopt = DF_OPTS_LATER where the plan has some. Inlined
+ * into each caller: df_plan_min's copy (every head's first routing under
+ * Base) drops the listing of options. */
+static inline __attribute__((always_inline)) void
+plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port, int in_vc,
+           const struct packet *p, struct df_plan *plan, bool later)
 {
     const struct topo *t = &n->topo;
     /* each division once: g and i of r, d's group and index, the source's group */
