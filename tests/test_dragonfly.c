@@ -221,8 +221,8 @@ static int wired_port_to_group(const struct topo *t, uint32_t r, uint32_t tg)
     return -1;
 }
 
-/* df_plan's minimal port, link and VCs and whether it lists global
- * misroutes, for every router, destination node, source router (nodes
+/* df_plan's (and df_plan_min's) minimal port, link and VCs and whether it
+ * lists global misroutes, for every router, destination node, source router (nodes
  * off the first of their router, so that node-to-group arithmetic is
  * exercised), intermediate group and phase, against the wiring and the
  * public VC rule (plan_build divides each of r, the destination and the
@@ -251,8 +251,19 @@ static void plan_min_port_from_wiring(void **state)
                             p.len = 4;
                             p.route[0] = mid == t->groups ? NET_NONE : mid;
                             p.route[1] = ph;
-                            struct df_plan plan;
+                            struct df_plan plan, pm;
                             df_plan(n, &b->o, r, t->radix, 0, &p, &plan);
+                            /* df_plan_min (its own copy of plan_build): the same but
+                             * for the options, left for later where there are some */
+                            df_plan_min(n, &b->o, r, t->radix, 0, &p, &pm);
+                            assert_int_equal(pm.min_port, plan.min_port);
+                            assert_int_equal(pm.min_link, plan.min_link);
+                            assert_true(pm.global == plan.global && pm.mm == plan.mm &&
+                                        !pm.forced && !plan.forced);
+                            assert_true(pm.nopt == 0 || pm.nopt == DF_OPTS_LATER);
+                            assert_true(plan.nopt == 0 || pm.nopt == DF_OPTS_LATER);
+                            if (plan.min_port >= 0)
+                                assert_memory_equal(&pm.min, &plan.min, sizeof pm.min);
                             const uint32_t d = dst / (uint32_t)t->p, g = r / ua, gd = d / ua,
                                            gs = sr / ua;
                             assert_int_equal(plan.min_link,
