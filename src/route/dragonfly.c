@@ -547,6 +547,10 @@ void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int c
         df_eject(n, p, out);
         return;
     }
+    if (choice < 0 && !plan->forced) {
+        df_apply_min(n, r, plan, p, out);
+        return;
+    }
     uint32_t g = df_group(t, r);
     if (p->route[0] != NET_NONE && g == p->route[0])
         p->route[1] |= DF_PHASE2;
