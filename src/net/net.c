@@ -1059,7 +1059,8 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
  * and arriving now: they are in their rings already and count from now
  * on; their masks are set as an event's arrival sets them. Whether any
  * arrived (never on the meta VC: its flits travel as events, meta_xfer).
- * Out of line, so that its loop keeps its bounds in registers. */
+ * Its two instances (below) are out of line, so that the loop keeps its
+ * bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
                                                                       struct net_part *w,
                                                                       const bool keep_wait)
