@@ -195,6 +195,107 @@ static void min_paths_are_lgl(void **state)
     test_net_free(n, cfg);
 }
 
+/* The port from router r towards group tg by the wiring alone (topo_link):
+ * r's global link to tg, or the local port to the router of r's group that
+ * holds it. */
+static int wired_port_to_group(const struct topo *t, uint32_t r, uint32_t tg)
+{
+    for (int q = t->a - 1; q < t->radix; q++) {
+        uint32_t fr;
+        int fp;
+        if (topo_link(t, r, q, &fr, &fp) && fr / (uint32_t)t->a == tg)
+            return q;
+    }
+    for (int q = 0; q < t->a - 1; q++) {
+        uint32_t x;
+        int xp;
+        assert_true(topo_link(t, r, q, &x, &xp));
+        for (int gq = t->a - 1; gq < t->radix; gq++) {
+            uint32_t fr;
+            int fp;
+            if (topo_link(t, x, gq, &fr, &fp) && fr / (uint32_t)t->a == tg)
+                return q;
+        }
+    }
+    fail_msg("router %u: no way to group %u", r, tg);
+    return -1;
+}
+
+/* df_plan's (and df_plan_min's) minimal port, link and VCs and whether it
+ * lists global misroutes, for every router, destination node, source router (nodes
+ * off the first of their router, so that node-to-group arithmetic is
+ * exercised), intermediate group and phase, against the wiring and the
+ * public VC rule (plan_build divides each of r, the destination and the
+ * source once; a wrong index or group shows here). */
+static void plan_min_port_from_wiring(void **state)
+{
+    (void)state;
+    const char *const shapes[] = {"dragonfly.p=2", "dragonfly.p=3 dragonfly.arrangement=palmtree",
+                                  "dragonfly.p=2 dragonfly.a=4 dragonfly.h=3"};
+    for (size_t k = 0; k < sizeof shapes / sizeof shapes[0]; k++) {
+        struct saturn_config *cfg;
+        struct net *n = small_net("base", shapes[k], &cfg);
+        const struct topo *t = &n->topo;
+        const struct df_base *b = n->rstate;
+        const uint32_t ua = (uint32_t)t->a;
+        long plans = 0;
+        for (uint32_t r = 0; r < t->routers; r++)
+            for (uint32_t dst = 0; dst < t->nodes; dst++)
+                for (uint32_t sr = 0; sr < t->routers; sr += 3)
+                    for (uint32_t mid = 0; mid <= t->groups; mid++)
+                        for (uint32_t ph = 0; ph <= DF_PHASE2; ph += DF_PHASE2) {
+                            struct packet p;
+                            memset(&p, 0, sizeof p);
+                            p.src = sr * (uint32_t)t->p + sr % (uint32_t)t->p;
+                            p.dst = dst;
+                            p.len = 4;
+                            p.route[0] = mid == t->groups ? NET_NONE : mid;
+                            p.route[1] = ph;
+                            struct df_plan plan, pm;
+                            df_plan(n, &b->o, r, t->radix, 0, &p, &plan);
+                            /* df_plan_min (its own copy of plan_build): the same but
+                             * for the options, left for later where there are some */
+                            df_plan_min(n, &b->o, r, t->radix, 0, &p, &pm);
+                            assert_int_equal(pm.min_port, plan.min_port);
+                            assert_int_equal(pm.min_link, plan.min_link);
+                            assert_true(pm.global == plan.global && pm.mm == plan.mm &&
+                                        !pm.forced && !plan.forced);
+                            assert_true(pm.nopt == 0 || pm.nopt == DF_OPTS_LATER);
+                            assert_true(plan.nopt == 0 || pm.nopt == DF_OPTS_LATER);
+                            if (plan.min_port >= 0)
+                                assert_memory_equal(&pm.min, &plan.min, sizeof pm.min);
+                            const uint32_t d = dst / (uint32_t)t->p, g = r / ua, gd = d / ua,
+                                           gs = sr / ua;
+                            assert_int_equal(plan.min_link,
+                                             g == gd ? NET_NONE : df_link_to(t, g, gd));
+                            if (r == d) {
+                                assert_int_equal(plan.min_port, -1);
+                                continue;
+                            }
+                            const bool to_mid = p.route[0] != NET_NONE && !ph && g != mid;
+                            int want;
+                            if (to_mid)
+                                want = wired_port_to_group(t, r, mid);
+                            else if (g == gd)
+                                want = df_local_port((int)(r % ua), (int)(d % ua));
+                            else
+                                want = wired_port_to_group(t, r, gd);
+                            assert_int_equal(plan.min_port, want);
+                            const bool mglobal = want >= t->a - 1;
+                            const char *rest = g == gd ? "" : mglobal ? "L" : g != gs ? "GL" : "GLGL";
+                            const struct route_cand c =
+                                df_vcs(n, want, DF_ORDER_OLM, -1, false, rest);
+                            assert_int_equal(plan.min.vc_lo, c.vc_lo);
+                            assert_int_equal(plan.min.vc_hi, c.vc_hi);
+                            assert_int_equal(plan.global,
+                                             p.route[0] == NET_NONE && g == gs && g != gd);
+                            plans++;
+                        }
+        assert_true(plans > 1000);
+        test_net_free(n, cfg);
+    }
+}
+
 /* VAL: the path visits its intermediate router (or group), or meets the
  * destination on the way there. */
 static void val_paths_visit_the_intermediate(void **state)
@@ -1481,6 +1582,7 @@ int main(void)
         cmocka_unit_test(topology_wiring),
         cmocka_unit_test(paper_network_builds),
         cmocka_unit_test(min_paths_are_lgl),
+        cmocka_unit_test(plan_min_port_from_wiring),
         cmocka_unit_test(val_paths_visit_the_intermediate),
         cmocka_unit_test(every_routing_is_acyclic),
         cmocka_unit_test(base_counts_one_packet),

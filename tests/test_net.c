@@ -422,6 +422,38 @@ static void same_latency(const struct saturn_latency *a, const struct saturn_lat
                 a->max == b->max);
 }
 
+/* The results a fast router cycle and router_step_any share on one run. */
+static void same_results(const struct saturn_results *f, const struct saturn_results *a)
+{
+    assert_int_equal(f->measured_packets, a->measured_packets);
+    assert_int_equal(f->measured_delivered, a->measured_delivered);
+    assert_int_equal(f->duration, a->duration);
+    assert_int_equal(f->cycles, a->cycles);
+    assert_int_equal(f->thickness, a->thickness);
+    assert_int_equal(f->flit_hops, a->flit_hops);
+    assert_true(f->hops_mean == a->hops_mean && f->accepted == a->accepted);
+    assert_true(f->misrouted_global == a->misrouted_global &&
+                f->misrouted_local == a->misrouted_local);
+    same_latency(&f->packet_latency, &a->packet_latency);
+    same_latency(&f->network_latency, &a->network_latency);
+    assert_true(f->mobility_mean == a->mobility_mean);
+    assert_true(f->valid_per_router == a->valid_per_router);
+    assert_true(f->throttled_mean == a->throttled_mean && f->entropy_mean == a->entropy_mean);
+    assert_int_equal(f->hist_n, a->hist_n);
+    assert_memory_equal(f->hist, a->hist, f->hist_n * sizeof *f->hist);
+}
+
+/* kv: the nb settings of base, then those of extra (NULL-terminated). */
+static void join_kv(const char **kv, const char *const *base, size_t nb, const char *const *extra)
+{
+    size_t m = 0;
+    for (size_t i = 0; i < nb; i++)
+        kv[m++] = base[i];
+    for (size_t i = 0; extra && extra[i]; i++)
+        kv[m++] = extra[i];
+    kv[m] = NULL;
+}
+
 /* Link records (a collective's, net_record_links) are kept by the
  * speedup-1 cycle (router_step_plain1_rec, inlined in the loop with and
  * without the entropy circuit's per-router record, or through the step
@@ -457,18 +489,11 @@ static void link_records_fast_cycle_same(void **state)
                               "traffic.pattern=uniform", "sim.check_invariants=true"};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *kv[32];
-        size_t m = 0;
         const bool isdf = !strcmp(cases[k][0], "!df");
         if (isdf)
-            for (size_t i = 0; i < sizeof df / sizeof df[0]; i++)
-                kv[m++] = df[i];
-        else {
-            for (size_t i = 0; i < sizeof base / sizeof base[0]; i++)
-                kv[m++] = base[i];
-            for (size_t i = 0; cases[k][i]; i++)
-                kv[m++] = cases[k][i];
-        }
-        kv[m] = NULL;
+            join_kv(kv, df, sizeof df / sizeof df[0], NULL);
+        else
+            join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
         struct saturn_sim *sf, *sa;
         struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
         const struct net *nf = &sf->net, *na = &sa->net;
@@ -483,19 +508,7 @@ static void link_records_fast_cycle_same(void **state)
         if (k == 2 || k == 3)
             assert_true(f.threads > 1 && f.threads == a.threads);
         assert_int_equal(f.measured_delivered, f.measured_packets);
-        assert_int_equal(a.measured_delivered, a.measured_packets);
-        assert_int_equal(f.duration, a.duration);
-        assert_int_equal(f.cycles, a.cycles);
-        assert_int_equal(f.thickness, a.thickness);
-        assert_int_equal(f.flit_hops, a.flit_hops);
-        assert_true(f.hops_mean == a.hops_mean);
-        same_latency(&f.packet_latency, &a.packet_latency);
-        same_latency(&f.network_latency, &a.network_latency);
-        assert_true(f.mobility_mean == a.mobility_mean);
-        assert_true(f.valid_per_router == a.valid_per_router);
-        assert_true(f.throttled_mean == a.throttled_mean && f.entropy_mean == a.entropy_mean);
-        assert_int_equal(f.hist_n, a.hist_n);
-        assert_memory_equal(f.hist, a.hist, f.hist_n * sizeof *f.hist);
+        same_results(&f, &a);
         const size_t nports = (size_t)nf->topo.routers * (size_t)nf->P;
         assert_memory_equal(nf->link_first, na->link_first, nports * sizeof *nf->link_first);
         assert_memory_equal(nf->link_last, na->link_last, nports * sizeof *nf->link_last);
@@ -522,6 +535,47 @@ static void link_records_fast_cycle_same(void **state)
     }
 }
 
+/* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
+ * router: VCT, speedup 2, a routing delay) against router_step_any on the
+ * same runs: its VC allocation looks only at the ports that may hold a
+ * waiting head (n->rwait), RM_ANY at every port holding flits, so a port
+ * left out of the mask (a head after a tail, a head reaching an empty VC)
+ * would wait longer or for ever. The audit (every cycle) checks the mask
+ * holds every port with a waiting head. Base re-routes its waiting heads
+ * (route_again), OLM routes them afresh; two threads keep each router's
+ * mask in its own partition. */
+static void obuf_fast_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {
+        "network.topology=dragonfly", "dragonfly.p=2",          "dragonfly.a=4",
+        "dragonfly.h=2",              "dragonfly.global_latency=6", "dragonfly.local_latency=2",
+        "router.vcs=3",               "router.buf_flits=16",    "router.out_buf_flits=16",
+        "router.switching=vct",       "router.speedup=2",       "router.route_delay=4",
+        "router.xbar_delay=1",        "traffic.packet_length=4", "steady.warmup=300",
+        "steady.measure=600",         "steady.drain_max=600",   "sim.check_invariants=true"};
+    const char *const cases[][6] = {
+        {"routing.algorithm=base", "base.threshold=2", "traffic.flit_rate=0.7", NULL},
+        {"routing.algorithm=base", "traffic.flit_rate=0.3", "sim.threads=2", NULL},
+        {"routing.algorithm=olm", "traffic.pattern=adv", "traffic.flit_rate=0.4", NULL},
+        {"routing.algorithm=min", "router.switching=wormhole", "traffic.flit_rate=0.5", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        /* the fast cycle ran, the other not */
+        assert_true(sf->net.obuf_on && router_step_for(&sf->net) != router_step_for(&sa->net));
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results(&f, &a);
+        saturn_results_free(&f);
+        saturn_results_free(&a);
+        saturn_sim_free(sf);
+        saturn_sim_free(sa);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -536,6 +590,7 @@ int main(void)
         cmocka_unit_test(flit_on_link_unseen_until_it_arrives),
         cmocka_unit_test(ready_mask_follows_room),
         cmocka_unit_test(link_records_fast_cycle_same),
+        cmocka_unit_test(obuf_fast_cycle_same),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

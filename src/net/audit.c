@@ -170,6 +170,19 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
+    /* With output buffers, every port with a waiting head (a VC holding
+     * flits and no output VC) is in its router's n->rwait, which
+     * RM_PLAIN_OBUF's VC allocation looks at alone (the other networks
+     * do not keep it). */
+    for (size_t gp = 0; ok && n->obuf_on && gp < (size_t)n->topo.routers * (size_t)n->P; gp++) {
+        const struct port *pt = &n->ports[gp];
+        if ((pt->nonempty & ~pt->active) && !((n->rwait[pt->router] >> (gp % (size_t)n->P)) & 1)) {
+            snprintf(msg, sizeof msg,
+                     "input port %zu: VCs %#llx wait for an output VC, not in the router's "
+                     "waiting ports", gp, (unsigned long long)(pt->nonempty & ~pt->active));
+            ok = audit_fail(n, msg);
+        }
+    }
     /* The ready VCs router_step_plain1 picks from are those holding an
      * output VC with room. */
     for (size_t i = 0; ok && n->vready && router_keeps_ready(n) && i < nvc; i++) {

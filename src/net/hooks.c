@@ -50,6 +50,7 @@ void net_hook_seize(struct net *n, uint32_t r, int p, int v)
     if (iv->state == IVC_ACTIVE) { /* give back the VC it never entered */
         n->ovcs[((size_t)r * n->P + iv->out_port) * n->V + iv->out_vc].owner = -1;
         n->ports[gp].active &= ~(1ULL << v);
+        n->rwait[r] |= 1ULL << p;
     }
     iv->state = IVC_RECOVER;
 }
@@ -86,6 +87,7 @@ bool net_hook_put_side(struct net *n, uint32_t r, flit_t f)
     iv->buf[(iv->head + iv->count++) & iv->mask] = f;
     n->ports[gp].nonempty |= n->meta_bit;
     n->rports[r] |= 1ULL << p;
+    n->rwait[r] |= 1ULL << p;
     n->rocc[r]++;
     n->router_active[r >> 6] |= 1ULL << (r & 63);
     n->meta_in_net++;

@@ -622,14 +622,15 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
+    n->rwait = calloc(n->topo.routers, sizeof *n->rwait);
     n->robuf = calloc(n->topo.routers, sizeof *n->robuf);
     n->rnv = calloc(n->topo.routers, sizeof *n->rnv);
     n->rnvc = calloc(n->topo.routers, sizeof *n->rnvc);
     n->rna = calloc(n->topo.routers, sizeof *n->rna);
     n->rstamp = calloc(n->topo.routers, sizeof *n->rstamp);
     n->router_rng = calloc(n->topo.routers, sizeof *n->router_rng);
-    if (!n->router_active || !n->rocc || !n->rports || !n->robuf || !n->rnv || !n->rnvc || !n->rna ||
-        !n->rstamp || !n->router_rng)
+    if (!n->router_active || !n->rocc || !n->rports || !n->rwait || !n->robuf || !n->rnv ||
+        !n->rnvc || !n->rna || !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
@@ -836,6 +837,7 @@ void net_destroy(struct net *n)
     free(n->router_active);
     free(n->rocc);
     free(n->rports);
+    free(n->rwait);
     free(n->robuf);
     free(n->rnv);
     free(n->rnvc);
@@ -1057,8 +1059,11 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
  * and arriving now: they are in their rings already and count from now
  * on; their masks are set as an event's arrival sets them. Whether any
  * arrived (never on the meta VC: its flits travel as events, meta_xfer).
- * Out of line, so that its loop keeps its bounds in registers. */
-static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+ * Its two instances (below) are out of line, so that the loop keeps its
+ * bounds in registers. */
+static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
+                                                                      struct net_part *w,
+                                                                      const bool keep_wait)
 {
     struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
@@ -1069,7 +1074,8 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
-    uint64_t *const rports = n->rports, *const router_active = n->router_active;
+    uint64_t *const rports = n->rports, *const rwait = n->rwait,
+                   *const router_active = n->router_active;
     const uint32_t *const ai = aq->i;
     for (uint32_t i = 0; i < na; i++) {
         const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
@@ -1082,12 +1088,25 @@ static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net
             pt->nonempty |= 1ULL << v;
             rnvc[r] += (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
+            if (keep_wait)
+                rwait[r] |= 1ULL << p;
         }
         rocc[r]++;
         router_active[r >> 6] |= 1ULL << (r & 63);
     }
     aq->n = 0;
     return true;
+}
+
+/* n->rwait is read only with output buffers (RM_PLAIN_OBUF): a network
+ * without them skips its store (the torus's arrivals). */
+static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, true);
+}
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, false);
 }
 
 /* Output VC x (global port * V + VC) has room again: the input VC holding
@@ -1152,8 +1171,11 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 pt->nonempty |= 1ULL << e->vc;
                 moved |= e->vc != Vd; /* meta flits are no progress for the watchdog */
                 uint32_t r = pt->router, p = e->target - r * P;
-                if (iv->count == 1 && ((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
-                    rnvc[r]++;
+                if (iv->count == 1) { /* it was empty: maybe a head without an output VC */
+                    if (((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
+                        rnvc[r]++;
+                    n->rwait[r] |= 1ULL << p;
+                }
                 rports[r] |= 1ULL << p;
                 rocc[r]++;
                 router_active[r >> 6] |= 1ULL << (r & 63);
@@ -1180,7 +1202,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    if (deliver_arrivals(n, w))
+    if (n->obuf_on ? deliver_arrivals_wait(n, w) : deliver_arrivals(n, w))
         moved = true;
     if (moved)
         w->last_move = n->now;

@@ -336,6 +336,14 @@ struct net {
     uint64_t *router_active; /* bitmap */
     uint32_t *rocc;          /* flits held by each router */
     uint64_t *rports;        /* per router: input ports holding flits */
+    uint64_t *rwait;         /* with output buffers (obuf_on), per router: input ports
+                                that may hold a waiting head (VCs with flits and no output
+                                VC: nonempty & ~active), a superset: set where a VC starts
+                                holding flits and where a tail leaves a VC holding more (or
+                                a head gives its output VC back), cleared by VC allocation
+                                for the ports it finds without one; RM_PLAIN_OBUF's VC
+                                allocation looks at these ports only (router.c). Networks
+                                without output buffers do not keep it */
     uint64_t *robuf;         /* per router: output ports with flits in output buffers */
     struct rng *router_rng;
 

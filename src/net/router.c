@@ -268,6 +268,8 @@ static void meta_xfer(struct net *n, struct net_part *w, uint32_t r, int p)
         o->owner = -1;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
+        if (iv->count) /* the next packet's head waits (n->rwait) */
+            n->rwait[r] |= 1ULL << p;
     }
 }
 
@@ -361,6 +363,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             n->ovc_freed[o - n->ovcs] = (uint32_t)n->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
+        if (OBUF_ON(n, M) && iv->count) /* the next packet's head waits (n->rwait) */
+            n->rwait[r] |= 1ULL << p;
         if (n->rops->tail_left)
             n->rops->tail_left(n->rstate, n, r, p, v, &n->pk[f.pid]);
     }
@@ -870,9 +874,12 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
      * (plain1_step's: those holding waiting heads) */
     bool blocked = true;
     const uint64_t wports = pm;
+    uint64_t none = 0; /* RM_PLAIN_OBUF: ports asked without a waiting head (n->rwait) */
     for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
+        if (M == RM_PLAIN_OBUF && !m)
+            none |= 1ULL << p;
         while (m) {
             int v = __builtin_ctzll(m);
             m &= m - 1;
@@ -927,8 +934,10 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (!owned &&
-                     (M == RM_PLAIN && ir->route.n == 1 && ir->route.sel <= 1
-                          /* one candidate (DOR): va_choose's scan, inlined */
+                     ((M == RM_PLAIN || M == RM_PLAIN_OBUF) && ir->route.n == 1 &&
+                              ir->route.sel <= 1
+                          /* one candidate (DOR, the Dragonfly's policies but UGAL's
+                           * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
                                            p * V + v, &op, &ov, false)
@@ -942,6 +951,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 iv->state = IVC_WAIT;
         }
     }
+    if (M == RM_PLAIN_OBUF)
+        n->rwait[r] &= ~none;
     const unsigned nlin = (unsigned)(P * V);
     if (ISLIP(M) && n->va_islip && nreq)
         va_alloc_islip(n, w, r, req, nreq);
@@ -1012,7 +1023,10 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     /* 1. Route heads, allocate VCs (alloc_vcs). */
     if (ANY(M) && n->central)
         central_arbiter(n, w, r);
-    if (!alloc_vcs(n, w, r, n->rports[r], M))
+    /* RM_PLAIN_OBUF: only the ports that may hold a waiting head (n->rwait:
+     * a network with output buffers never runs xfer_plain1, which does not
+     * keep it) */
+    if (!alloc_vcs(n, w, r, M == RM_PLAIN_OBUF ? n->rwait[r] : n->rports[r], M))
         return;
 
     /* With a 1-cycle crossbar the switch writes the output buffers

@@ -30,10 +30,14 @@ int df_contention_choice(struct contention *c, const struct df_opts *o, const st
                          uint32_t r, int in_port, int in_vc, const struct packet *p,
                          struct df_plan *plan, unsigned th)
 {
-    int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
-    contention_add(c, r, in_port, in_vc, port);
-    if (plan->min_port < 0 || plan->nopt == 0 || !df_fires(o, contention_get(c, r, port), th))
+    if (!df_contention_count(c, o, n, r, in_port, in_vc, p, plan, th))
         return -1;
+    return df_contention_pick(c, o, n, r, p, plan, th);
+}
+
+int df_contention_pick(struct contention *c, const struct df_opts *o, const struct net *n,
+                       uint32_t r, const struct packet *p, struct df_plan *plan, unsigned th)
+{
     df_plan_options(n, o, r, p, plan);
     if (plan->nopt == 0)
         return -1;

@@ -43,6 +43,22 @@ static inline unsigned contention_get(const struct contention *c, uint32_t r, in
     return c->count[(size_t)r * (size_t)c->P + (size_t)port];
 }
 
+/* df_contention_choice in two steps, the first inline (Base's every
+ * routing): count the head for its minimal output (or ejection port) and
+ * tell whether the counter fires with options to misroute to; then, only
+ * if it does, the choice among the options (-1: none). */
+static inline bool df_contention_count(struct contention *c, const struct df_opts *o,
+                                       const struct net *n, uint32_t r, int in_port, int in_vc,
+                                       const struct packet *p, const struct df_plan *plan,
+                                       unsigned th)
+{
+    const int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
+    contention_add(c, r, in_port, in_vc, port);
+    return plan->min_port >= 0 && plan->nopt != 0 && df_fires(o, contention_get(c, r, port), th);
+}
+int df_contention_pick(struct contention *c, const struct df_opts *o, const struct net *n,
+                       uint32_t r, const struct packet *p, struct df_plan *plan, unsigned th);
+
 /* Policy states (their files), here for the tests that inspect them. */
 struct df_base {
     struct contention cc;

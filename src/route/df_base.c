@@ -7,6 +7,7 @@
 #include <stdlib.h>
 
 #include "route/contention.h"
+#include "route/df_plan.h"
 #include "route/dragonfly.h"
 
 const struct saturn_param route_base_params[] = {
@@ -49,10 +50,16 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
 {
     struct df_base *s = state;
     struct df_plan plan;
-    df_plan_min(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
+    df_plan_min_inline(n, &s->o, r, in_port, in_vc, p, &plan); /* options only if they count */
     const bool kept = plan.min_port >= 0 && !plan.forced, options = plan.nopt != 0;
-    int choice = df_contention_choice(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th);
-    df_apply(n, r, &plan, choice, p, out);
+    /* df_contention_choice and df_apply, the minimal hop inline */
+    const int choice = df_contention_count(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th)
+                           ? df_contention_pick(&s->cc, &s->o, n, r, p, &plan, s->th)
+                           : -1;
+    if (kept && choice < 0)
+        df_apply_min(n, r, &plan, p, out);
+    else
+        df_apply(n, r, &plan, choice, p, out);
     if (kept) {
         out->c[1] = plan.min;
         out->c[2] = (struct route_cand){(uint16_t)(BASE_KEPT | (options ? BASE_OPTIONS : 0)),

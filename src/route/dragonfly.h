@@ -171,6 +171,16 @@ void df_plan_options(const struct net *n, const struct df_opts *o, uint32_t r,
  * random open option (any option when none is open: the head waits). */
 void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int choice,
               struct packet *p, struct route_result *out);
+/* df_apply's minimal hop (choice < 0, a plan not forced, min_port >= 0), inline. */
+static inline void df_apply_min(const struct net *n, uint32_t r, const struct df_plan *plan,
+                                struct packet *p, struct route_result *out)
+{
+    if (p->route[0] != NET_NONE && df_group(&n->topo, r) == p->route[0])
+        p->route[1] |= DF_PHASE2;
+    out->n = 1;
+    out->sel = 0;
+    out->c[0] = plan->min;
+}
 /* One of the options whose flag is set, uniformly (-1: none). */
 int df_pick(struct rng *rng, const bool *ok, int nopt);
 
