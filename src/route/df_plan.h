@@ -101,7 +101,7 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
              * must then take one of its global links; z as for a local misroute
              * ((i - x) mod a < (z - i) mod a) so that L0 stays acyclic */
             int a = t->a, x = df_local_peer(i, in_port);
-                plan->mm = true;
+            plan->mm = true;
             if (later) {
                 plan->nopt = DF_OPTS_LATER;
                 return;
