@@ -443,6 +443,17 @@ static void same_results(const struct saturn_results *f, const struct saturn_res
     assert_memory_equal(f->hist, a->hist, f->hist_n * sizeof *f->hist);
 }
 
+/* same_results, then both runs freed (results and simulations). */
+static void same_results_free(struct saturn_results *f, struct saturn_results *a,
+                              struct saturn_sim *sf, struct saturn_sim *sa)
+{
+    same_results(f, a);
+    saturn_results_free(f);
+    saturn_results_free(a);
+    saturn_sim_free(sf);
+    saturn_sim_free(sa);
+}
+
 /* kv: the nb settings of base, then those of extra (NULL-terminated). */
 static void join_kv(const char **kv, const char *const *base, size_t nb, const char *const *extra)
 {
@@ -579,11 +590,7 @@ static void va_hope_fast_cycle_same(void **state)
         /* heads were noted: the audit found notes standing */
         assert_true(nf->audit_noted > 0);
         assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results(&f, &a);
-        saturn_results_free(&f);
-        saturn_results_free(&a);
-        saturn_sim_free(sf);
-        saturn_sim_free(sa);
+        same_results_free(&f, &a, sf, sa);
     }
 }
 
@@ -620,11 +627,7 @@ static void obuf_fast_cycle_same(void **state)
         /* the fast cycle ran, the other not */
         assert_true(sf->net.obuf_on && router_step_for(&sf->net) != router_step_for(&sa->net));
         assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results(&f, &a);
-        saturn_results_free(&f);
-        saturn_results_free(&a);
-        saturn_sim_free(sf);
-        saturn_sim_free(sa);
+        same_results_free(&f, &a, sf, sa);
     }
 }
 
