@@ -1313,21 +1313,16 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
         const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
-        if (ne & ~ports[p].active)
+        /* a port with a waiting head that may win: one not noted hopeless
+         * (n->va_hope, read where n->va_hp holds); VC allocation would
+         * grant the others nothing, and their switch requests stand */
+        const uint64_t wv = ne & ~ports[p].active;
+        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))
             waiting |= 1ULL << p;
         if (ready)
             sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
     }
-    /* the ports whose waiting heads are all noted hopeless (n->va_hope) left
-     * out: VC allocation would grant them nothing, their requests stand */
     if (waiting) {
-        for (uint64_t pm = waiting & n->va_hp[r]; pm; pm &= pm - 1) {
-            const int p = __builtin_ctzll(pm);
-            if (!(ports[p].nonempty & ~ports[p].active & ~n->va_hope[gp0 + (uint32_t)p]))
-                waiting &= ~(1ULL << p);
-        }
-        if (!waiting)
-            goto serve;
         if (!alloc_vcs_plain(n, w, r, waiting))
             return;
         for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
@@ -1346,7 +1341,6 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             firsts |= x & -x;
         }
     }
-serve:
     for (uint64_t im = firsts; im; im &= im - 1) {
         const int q = __builtin_ctzll(im), op = osel[q];
         const uint64_t om = omask[op];
