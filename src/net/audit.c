@@ -193,11 +193,12 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    /* The heads noted hopeless (n->va_hope where n->va_hp holds): each waits (nonempty, not
-     * active), asked before (IVC_VA) and finds every output VC of its route
-     * owned, each of those naming its port (n->va_on), so that skipping its
-     * VC allocation (plain1_step, alloc_vcs) grants nothing that would be
-     * granted, until one of them frees and wakes it. */
+    /* The heads noted hopeless (n->va_hope where n->va_hp holds): each
+     * waits (nonempty, not active), asked before (IVC_VA) and finds every
+     * output VC of its route owned, each of those naming its port
+     * (n->va_on), so that skipping its VC allocation (plain1_step,
+     * alloc_vcs) grants nothing that would be granted, until one of them
+     * frees and wakes it. The notes seen are counted (n->audit_noted). */
     for (size_t gp = 0; ok && n->va_hope && router_keeps_ready(n) && gp < nvc / V; gp++) {
         const size_t r = gp / (size_t)n->P, p = gp % (size_t)n->P;
         const uint64_t h = (n->va_hp[r] >> p) & 1 ? n->va_hope[gp] : 0;
