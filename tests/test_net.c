@@ -443,6 +443,17 @@ static void same_results(const struct saturn_results *f, const struct saturn_res
     assert_memory_equal(f->hist, a->hist, f->hist_n * sizeof *f->hist);
 }
 
+/* same_results, then both runs freed (results and simulations). */
+static void same_results_free(struct saturn_results *f, struct saturn_results *a,
+                              struct saturn_sim *sf, struct saturn_sim *sa)
+{
+    same_results(f, a);
+    saturn_results_free(f);
+    saturn_results_free(a);
+    saturn_sim_free(sf);
+    saturn_sim_free(sa);
+}
+
 /* kv: the nb settings of base, then those of extra (NULL-terminated). */
 static void join_kv(const char **kv, const char *const *base, size_t nb, const char *const *extra)
 {
@@ -478,9 +489,9 @@ static void link_records_fast_cycle_same(void **state)
         {"traffic.pattern=uniform", "network.k=16", "sim.threads=4", NULL},
         {"!df", NULL}, /* the Dragonfly at speedup 1 with OLM's switch-crossing record */
         /* VCT: a head needs room for its packet (alloc_vcs' one-candidate scan).
-         * Every case also compares plain1_step's skip of VC allocation where
-         * the waiting heads all found their output VCs owned (n->va_wports)
-         * with RM_ANY, which allocates every cycle */
+         * Every case also compares plain1_step's skip of the waiting heads
+         * noted hopeless (n->va_hope; va_hope_fast_cycle_same) with RM_ANY,
+         * which allocates every cycle */
         {"traffic.pattern=uniform", "router.switching=vct", "network.k=16", NULL},
     };
     const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
@@ -535,6 +546,54 @@ static void link_records_fast_cycle_same(void **state)
     }
 }
 
+/* The speedup-1 cycle skips VC allocation for the waiting heads it noted
+ * hopeless (every output VC of their route owned: n->va_hope, n->va_hp)
+ * until an output VC they ask for frees (n->va_on); router_step_any
+ * allocates for every waiting head every cycle. Congested runs where the
+ * notes are taken and dropped often, each with the audit every cycle (it
+ * checks each noted head still waits and finds its VCs owned), give the
+ * same results both ways: collectives without throttling (paper 000's
+ * noth) and with it, routes over VC ranges (two VCs a class, so a freed
+ * VC wakes heads noted on its neighbour), atomic VC allocation and VCT (a
+ * VC without an owner that a head still cannot take: no note), a routing
+ * delay, two threads, and a saturated steady run. */
+static void va_hope_fast_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {"network.k=8",          "router.vcs=3",
+                                "router.buf_flits=4",   "routing.dateline=cumulative",
+                                "routing.tie=random",   "sim.check_invariants=true"};
+    const char *const cases[][8] = {
+        {"sim.workload=collective", "collective.packets=12", "traffic.pattern=rand", NULL},
+        {"sim.workload=collective", "collective.packets=10", "traffic.pattern=uniform",
+         "control.model=gt.a", "entropy.info=circuit", "entropy.tg=4", NULL},
+        {"sim.workload=collective", "collective.packets=10", "traffic.pattern=torn",
+         "router.vcs=6", NULL},
+        {"sim.workload=collective", "collective.packets=8", "traffic.pattern=uniform",
+         "router.atomic_vc=true", "router.vcs=6", NULL},
+        {"sim.workload=collective", "collective.packets=8", "traffic.pattern=bitcomp",
+         "router.switching=vct", "router.buf_flits=8", "traffic.packet_length=4", NULL},
+        {"sim.workload=collective", "collective.packets=10", "traffic.pattern=uniform",
+         "router.route_delay=2", "sim.threads=2", NULL},
+        {"traffic.flit_rate=0.9", "steady.warmup=200", "steady.measure=400",
+         "steady.drain_max=400", "traffic.pattern=uniform", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        const struct net *nf = &sf->net;
+        /* the fast cycle ran (with its notes), the other not */
+        assert_true(router_keeps_ready(nf) && nf->va_hp);
+        assert_false(router_keeps_ready(&sa->net));
+        /* heads were noted: the audit found notes standing */
+        assert_true(nf->audit_noted > 0);
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
 /* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
  * router: VCT, speedup 2, a routing delay) against router_step_any on the
  * same runs: its VC allocation looks only at the ports that may hold a
@@ -568,11 +627,7 @@ static void obuf_fast_cycle_same(void **state)
         /* the fast cycle ran, the other not */
         assert_true(sf->net.obuf_on && router_step_for(&sf->net) != router_step_for(&sa->net));
         assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results(&f, &a);
-        saturn_results_free(&f);
-        saturn_results_free(&a);
-        saturn_sim_free(sf);
-        saturn_sim_free(sa);
+        same_results_free(&f, &a, sf, sa);
     }
 }
 
@@ -591,6 +646,7 @@ int main(void)
         cmocka_unit_test(ready_mask_follows_room),
         cmocka_unit_test(link_records_fast_cycle_same),
         cmocka_unit_test(obuf_fast_cycle_same),
+        cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

@@ -82,11 +82,11 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     const double vcs = routers * P * V;
     const double freed = saturn_config_bool(cfg, "router.va_stage") ? sizeof *n->ovc_freed : 0;
     m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
-                             vcs * freed +
+                             vcs * (freed + (double)sizeof *n->va_on) + /* a bound */
                              routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
                                                     sizeof *n->pcredit + sizeof *n->vready +
-                                                    sizeof *n->va_wait) + /* a bound */
-                             routers * (double)sizeof *n->va_wports);
+                                                    sizeof *n->va_hope) + /* a bound */
+                             routers * (double)sizeof *n->va_hp);
 
     /* packets alive at once */
     const double len = (double)traffic_packet_flits(cfg, NULL);

@@ -193,32 +193,35 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    /* A standing note of hopeless retries (n->va_wports) at a router whose
-     * ports still hold the same waiting VCs: each of those asked before and
-     * finds every output VC of its route owned, so skipping its VC
-     * allocation (plain1_step) grants nothing that would be granted. */
-    for (uint32_t r = 0; ok && n->va_wports && router_keeps_ready(n) && r < n->topo.routers; r++) {
-        const uint64_t wp = n->va_wports[r];
-        bool same = wp != 0;
-        for (uint64_t q = wp; same && q; q &= q - 1) {
-            const size_t gp = (size_t)r * n->P + (size_t)__builtin_ctzll(q);
-            same = (n->ports[gp].nonempty & ~n->ports[gp].active) == n->va_wait[gp];
+    /* The heads noted hopeless (n->va_hope where n->va_hp holds): each
+     * waits (nonempty, not active), asked before (IVC_VA) and finds every
+     * output VC of its route owned, each of those naming its port
+     * (n->va_on), so that skipping its VC allocation (plain1_step,
+     * alloc_vcs) grants nothing that would be granted, until one of them
+     * frees and wakes it. The notes seen are counted (n->audit_noted). */
+    for (size_t gp = 0; ok && n->va_hope && router_keeps_ready(n) && gp < nvc / V; gp++) {
+        const size_t r = gp / (size_t)n->P, p = gp % (size_t)n->P;
+        const uint64_t h = (n->va_hp[r] >> p) & 1 ? n->va_hope[gp] : 0;
+        if (h & ~(n->ports[gp].nonempty & ~n->ports[gp].active)) {
+            snprintf(msg, sizeof msg, "input port %zu: VCs %#llx noted hopeless but not waiting",
+                     gp, (unsigned long long)(h & ~(n->ports[gp].nonempty & ~n->ports[gp].active)));
+            ok = audit_fail(n, msg);
         }
-        for (uint64_t q = same ? wp : 0; ok && q; q &= q - 1) {
-            const size_t gp = (size_t)r * n->P + (size_t)__builtin_ctzll(q);
-            for (uint64_t m = n->va_wait[gp]; ok && m; m &= m - 1) {
-                const size_t v = (size_t)__builtin_ctzll(m);
-                const struct ivc_route *ir = &n->iroute[gp * V + v];
-                bool owned = n->ivcs[gp * V + v].state == IVC_VA;
-                for (int c = 0; owned && c < ir->route.n; c++)
-                    for (int u = ir->route.c[c].vc_lo; owned && u <= ir->route.c[c].vc_hi; u++)
-                        owned = n->ovcs[((size_t)r * n->P + ir->route.c[c].port) * V + (size_t)u]
-                                    .owner >= 0;
-                if (!owned) {
-                    snprintf(msg, sizeof msg, "input port %zu vc %zu: VC allocation skipped, "
-                             "but it has not asked or an output VC of its route is free", gp, v);
-                    ok = audit_fail(n, msg);
+        n->audit_noted += (uint64_t)__builtin_popcountll(h);
+        for (uint64_t m = h; ok && m; m &= m - 1) {
+            const size_t v = (size_t)__builtin_ctzll(m);
+            const struct ivc_route *ir = &n->iroute[gp * V + v];
+            bool owned = n->ivcs[gp * V + v].state == IVC_VA;
+            for (int c = 0; owned && c < ir->route.n; c++)
+                for (int u = ir->route.c[c].vc_lo; owned && u <= ir->route.c[c].vc_hi; u++) {
+                    const size_t o = (r * n->P + ir->route.c[c].port) * V + (size_t)u;
+                    owned = n->ovcs[o].owner >= 0 && ((n->va_on[o] >> p) & 1);
                 }
+            if (!owned) {
+                snprintf(msg, sizeof msg, "input port %zu vc %zu: VC allocation skipped, but it "
+                         "has not asked, or an output VC of its route is free or does not name "
+                         "it", gp, v);
+                ok = audit_fail(n, msg);
             }
         }
     }

@@ -52,6 +52,8 @@ void net_hook_seize(struct net *n, uint32_t r, int p, int v)
         n->ports[gp].active &= ~(1ULL << v);
         n->rwait[r] |= 1ULL << p;
     }
+    if (n->va_hp) /* a VC freed, a waiting head taken: no note of the router holds */
+        n->va_hp[r] = 0;
     iv->state = IVC_RECOVER;
 }
 

@@ -703,8 +703,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_error_set(err, rc, "out of memory building the network");
     if (router_keeps_ready(n) && /* every VC idle: none ready */
         (!(n->vready = calloc((size_t)n->topo.routers * n->P, sizeof *n->vready)) ||
-         !(n->va_wports = calloc(n->topo.routers, sizeof *n->va_wports)) ||
-         !(n->va_wait = calloc((size_t)n->topo.routers * n->P, sizeof *n->va_wait))))
+         !(n->va_hp = calloc(n->topo.routers, sizeof *n->va_hp)) ||
+         !(n->va_hope = calloc((size_t)n->topo.routers * n->P, sizeof *n->va_hope)) ||
+         !(n->va_on = calloc((size_t)n->topo.routers * n->P * n->V, sizeof *n->va_on))))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
     if (n->nparts > 1 && net_pool_start(n))
         return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
@@ -823,8 +824,9 @@ void net_destroy(struct net *n)
     free(n->ovcs);
     free(n->ovc_freed);
     free(n->vready);
-    free(n->va_wports);
-    free(n->va_wait);
+    free(n->va_hp);
+    free(n->va_hope);
+    free(n->va_on);
     free(n->ports);
     free(n->prare);
     free(n->pcredit);

@@ -293,15 +293,21 @@ struct net {
                                (an ejection or unbounded output, or one with credits); set
                                by VC allocation and credit arrivals, cleared by the crossing
                                (net_ready_ok states it; the audit checks it) */
-    uint64_t *va_wports;    /* with vready, per router: when its waiting heads all failed at
-                               the last VC allocation for want of an output VC without an
-                               owner (RM_PLAIN, no routing.reroute), the ports holding them,
-                               else 0; cleared when the router frees an output VC (the
-                               crossing of a tail) and by any other cycle than the speedup-1
-                               one. Then va_wait (routers * P) holds each port's waiting VCs
-                               (nonempty & ~active), and while both hold, VC allocation can
-                               grant nothing there: plain1_step skips it */
-    uint64_t *va_wait;
+    uint64_t *va_hp;        /* with vready, per router: the input ports whose va_hope holds */
+    uint64_t *va_hope;      /* with vready, per input port (routers * P), where va_hp holds:
+                               its waiting heads (IVC_VA) that found every output VC of their
+                               route owned at their last VC allocation (RM_PLAIN, no
+                               routing.reroute), and none of those VCs freed since:
+                               allocation would fail them again, so it skips them
+                               (plain1_step, alloc_vcs). Noted by alloc_vcs; the port's va_hp
+                               bit is cleared when an output VC naming it in va_on frees (a
+                               tail's crossing: xfer_plain1), all the router's by a hook
+                               seizing a VC and by any other cycle than the speedup-1 one */
+    uint64_t audit_noted;   /* heads the audit (sim.check_invariants) found noted in va_hope,
+                               summed over the cycles it ran: the tests' view of the notes */
+    uint64_t *va_on;        /* with vready, per output VC (routers * P * V): the input ports
+                               of its router with a head in va_hope that asks for it (a
+                               superset: a port woken, or whose head left, may stay) */
     struct port_rare *prare; /* routers * P */
     struct port_credit *pcredit; /* routers * P: where each input port's credits go */
     uint32_t *ccls;         /* credit classes: credit_lat << 16 | up_part, nccls of them */

@@ -188,6 +188,28 @@ static inline __attribute__((always_inline)) bool some_unowned(const struct ovc 
     return false;
 }
 
+/* Note a waiting head of router r (input port p, VC v) that found every
+ * output VC of its route owned: VC allocation skips it (n->va_hope, valid
+ * for the ports in n->va_hp) until one of them frees (n->va_on names its
+ * port there). */
+static inline __attribute__((always_inline)) void
+va_hopeless(struct net *n, uint32_t r, uint32_t gp0, int p, int v, const struct route_result *route)
+{
+    const int V = n->V;
+    uint64_t *h = &n->va_hope[gp0 + (uint32_t)p];
+    if (!((n->va_hp[r] >> p) & 1)) { /* the port's first: its old note is void */
+        *h = 0;
+        n->va_hp[r] |= 1ULL << p;
+    }
+    *h |= 1ULL << v;
+    uint64_t *von = &n->va_on[(size_t)gp0 * V];
+    for (int c = 0; c < route->n; c++) {
+        const struct route_cand *rc = &route->c[c];
+        for (int u = rc->vc_lo; u <= rc->vc_hi; u++)
+            von[rc->port * V + u] |= 1ULL << p;
+    }
+}
+
 static bool va_choose(struct net *n, uint32_t r, const struct port *ports,
                       const struct ovc *ovcs, const struct route_result *route,
                       uint32_t len, int lin, int *op, int *ov)
@@ -869,17 +891,21 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
     const uint64_t now = n->now;
     struct va_req *req = w->va_scratch;
     int nreq = 0;
-    /* RM_PLAIN: whether every waiting head asked before and found every
-     * output VC of its route owned (n->va_wports); the ports asked
-     * (plain1_step's: those holding waiting heads) */
-    bool blocked = true;
-    const uint64_t wports = pm;
+    /* RM_PLAIN with the ready mask (the speedup-1 cycle's): the heads that
+     * would fail again for want of an unowned output VC (n->va_hope of the
+     * ports in hp, n->va_hp) are skipped, and those found so are noted (not
+     * with routing.reroute: a head routed again may ask for other VCs).
+     * Such a head makes no request and draws no random number, so the
+     * requests, their order and the grants are the same without the skip. */
+    const uint64_t hp = M == RM_PLAIN && n->va_hp ? n->va_hp[r] : 0;
     uint64_t none = 0; /* RM_PLAIN_OBUF: ports asked without a waiting head (n->rwait) */
     for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
         if (M == RM_PLAIN_OBUF && !m)
             none |= 1ULL << p;
+        if (M == RM_PLAIN && (hp >> p) & 1)
+            m &= ~n->va_hope[gp0 + (uint32_t)p];
         while (m) {
             int v = __builtin_ctzll(m);
             m &= m - 1;
@@ -911,7 +937,6 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             }
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
-                blocked = false;
                 if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
                     continue; /* WAIT, RECOVER, or still routing */
                 iv->state = IVC_VA;
@@ -930,7 +955,6 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             int op, ov;
             /* every output VC of its route still owned: it fails again */
             const bool owned = M == RM_PLAIN && again && !some_unowned(ovcs, V, &ir->route);
-            blocked &= owned;
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (!owned &&
@@ -949,6 +973,9 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                                               (uint8_t)ov, 0};
             else if (ANY(M) && n->central && n->arb_requeue)
                 iv->state = IVC_WAIT;
+            else if (M == RM_PLAIN && n->va_hp && !n->reroute &&
+                     (again ? owned : !some_unowned(ovcs, V, &ir->route)))
+                va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
         }
     }
     if (M == RM_PLAIN_OBUF)
@@ -992,18 +1019,6 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         for (int i = 0; i < nreq; i++)
             if (ivcs[req[i].lin].state == IVC_VA)
                 ivcs[req[i].lin].state = IVC_WAIT;
-    if (M == RM_PLAIN && n->va_wports) {
-        /* blocked: no grant, so the masks are as the loop found them (a
-         * port asked without waiting heads, by router_step_impl, makes the
-         * record one that plain1_step's mask never equals) */
-        blocked = blocked && !n->reroute;
-        if (__builtin_expect(blocked, 0))
-            for (uint64_t q = wports; q; q &= q - 1) {
-                const int p = __builtin_ctzll(q);
-                n->va_wait[gp0 + (uint32_t)p] = ports[p].nonempty & ~ports[p].active;
-            }
-        n->va_wports[r] = blocked ? wports : 0;
-    }
     return true;
 }
 
@@ -1254,7 +1269,11 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
-        n->va_wports[r] = 0; /* an output VC without an owner: allocate again */
+        if (n->va_hp[r]) { /* heads noted hopeless: those that failed for it may win it */
+            uint64_t *const on = &n->va_on[o - n->ovcs];
+            n->va_hp[r] &= ~*on;
+            *on = 0;
+        }
         if (n->va_stage)
             n->ovc_freed[o - n->ovcs] = (uint32_t)now;
         iv->state = IVC_IDLE;
@@ -1270,7 +1289,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * over the ports that looks for waiting heads, each port's from its ready
  * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
  * out of line: most router-cycles have no head waiting) runs only for the
- * ports holding one, which are asked again after it. The outputs are then
+ * ports holding one that may win (not noted hopeless: n->va_hope), which
+ * are asked again after it. The outputs are then
  * served in router_step_impl's order, that of the first input port asking
  * each (the lowest bit of its request mask), so that the flits leave in
  * the same order. */
@@ -1293,20 +1313,16 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
     for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
         const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
-        if (ne & ~ports[p].active)
+        /* a port with a waiting head that may win: one not noted hopeless
+         * (n->va_hope, read where n->va_hp holds); VC allocation would
+         * grant the others nothing, and their switch requests stand */
+        const uint64_t wv = ne & ~ports[p].active;
+        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))
             waiting |= 1ULL << p;
         if (ready)
             sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
     }
-    /* the waiting heads all failed for want of an unowned output VC, none
-     * has come since and no output VC was freed: none can be granted
-     * (n->va_wports), and asking again would make the same requests */
-    bool same = waiting && n->va_wports[r] == waiting;
-    for (uint64_t pm = same ? waiting : 0; pm; pm &= pm - 1) {
-        const int p = __builtin_ctzll(pm);
-        same &= (ports[p].nonempty & ~ports[p].active) == n->va_wait[gp0 + (uint32_t)p];
-    }
-    if (waiting && !same) {
+    if (waiting) {
         if (!alloc_vcs_plain(n, w, r, waiting))
             return;
         for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
@@ -1469,8 +1485,8 @@ void net_part_routers(struct net *n, struct net_part *w)
                         : step == router_step_plain1_rec && !n->xbar_last ? 4
                         : step == router_step_plain_obuf                 ? 2
                                                                          : 0;
-    if (n->va_wports && !router_keeps_ready(n)) /* another cycle: no record holds */
-        memset(&n->va_wports[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_wports);
+    if (n->va_hp && !router_keeps_ready(n)) /* another cycle: no note holds */
+        memset(&n->va_hp[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_hp);
     if (inlined == 4 && n->router_mob) /* a torus collective with the entropy circuit (paper 000) */
         run_plain1_rec_mob(n, w);
     else if (inlined == 4) /* a torus collective */
