@@ -1310,23 +1310,25 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
     const uint64_t pm1 = n->rports[r];
     if (!lr && pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles at low load): no
-         * other port can ask for its output, so without a waiting head that
-         * may win, its ready VC from its pointer crosses at once, as the
-         * general allocation below would grant it. */
+         * other port can ask for its output, so after VC allocation (when
+         * it holds a waiting head that may win) its ready VC from its
+         * pointer crosses at once, as the general allocation below would
+         * grant it. */
         const int p = __builtin_ctzll(pm1);
-        const uint64_t ne = ports[p].nonempty, wv = ne & ~ports[p].active;
-        if (!(wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))) {
-            const uint64_t ready = ne & vready[p];
-            if (ready) {
-                const int s = ports[p].sa_in_rr;
-                const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
-                const int op = ivcs[p * V + v].out_port;
-                xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
-                ports[p].sa_in_rr = rr_past(v);
-                ports[op].sa_out_rr = rr_past(p);
-            }
+        const uint64_t wv = ports[p].nonempty & ~ports[p].active;
+        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])) &&
+            !alloc_vcs_plain(n, w, r, pm1))
             return;
+        const uint64_t ready = ports[p].nonempty & vready[p];
+        if (ready) {
+            const int s = ports[p].sa_in_rr;
+            const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
+            const int op = ivcs[p * V + v].out_port;
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
         }
+        return;
     }
 
     uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
