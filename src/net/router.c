@@ -1203,22 +1203,18 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
 
 /* Input port p's switch request at speedup 1: its first VC from its
  * pointer among m, the VCs holding flits and an output VC with room
- * (n->vready); the request goes into the output's mask (cleared when the
- * output is first asked, its port then the output's first asker). */
+ * (n->vready), and that VC's output; *dup collects the outputs asked
+ * twice. */
 HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, int p, uint64_t m,
-                     uint64_t *asked, uint64_t *omask, uint8_t *osel, uint8_t *vsel,
-                     uint64_t *inreq, uint64_t *firsts)
+                     uint64_t *asked, uint64_t *dup, uint8_t *osel, uint8_t *vsel,
+                     uint64_t *inreq)
 {
     const int s = ports[p].sa_in_rr;
     const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
     const int op = ivcs[p * V + v].out_port;
     const uint64_t ob = 1ULL << op;
-    if (!(*asked & ob)) {
-        *asked |= ob;
-        omask[op] = 0;
-        *firsts |= 1ULL << p;
-    }
-    omask[op] |= 1ULL << p;
+    *dup |= *asked & ob;
+    *asked |= ob;
     osel[p] = (uint8_t)op;
     vsel[p] = (uint8_t)v;
     *inreq |= 1ULL << p;
@@ -1331,9 +1327,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         return;
     }
 
-    uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
-    uint64_t firsts = 0; /* the first input port asking each output */
-    uint8_t osel[64], vsel[64];
+    uint64_t asked = 0, dup = 0, inreq = 0, waiting = 0;
+    uint8_t osel[64], vsel[64]; /* each asking input port's output and VC */
     for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
         const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
@@ -1344,26 +1339,50 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))
             waiting |= 1ULL << p;
         if (ready)
-            sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
+            sa_request1(ports, ivcs, V, p, ready, &asked, &dup, osel, vsel, &inreq);
     }
     if (waiting) {
         if (!alloc_vcs_plain(n, w, r, waiting))
             return;
-        for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
+        inreq &= ~waiting; /* ask again with the VCs granted */
+        for (uint64_t pm = waiting; pm; pm &= pm - 1) {
             const int p = __builtin_ctzll(pm);
-            if (inreq & (1ULL << p)) {
-                omask[osel[p]] &= ~(1ULL << p);
-                inreq &= ~(1ULL << p);
-            }
             const uint64_t m = ports[p].nonempty & vready[p];
-            if (m)
-                sa_request1(ports, ivcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
+            if (m) {
+                const int s = ports[p].sa_in_rr;
+                const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
+                osel[p] = (uint8_t)ivcs[p * V + v].out_port;
+                vsel[p] = (uint8_t)v;
+                inreq |= 1ULL << p;
+            }
         }
-        firsts = 0; /* the requests changed: each output's lowest asking port */
-        for (uint64_t om = asked; om; om &= om - 1) {
-            const uint64_t x = omask[__builtin_ctzll(om)];
-            firsts |= x & -x;
+        asked = dup = 0; /* the requests changed */
+        for (uint64_t im = inreq; im; im &= im - 1) {
+            const uint64_t ob = 1ULL << osel[__builtin_ctzll(im)];
+            dup |= asked & ob;
+            asked |= ob;
         }
+    }
+    if (!dup) {
+        /* every output asked by one input: each wins, served in the order
+         * of the input ports (the first askers') */
+        for (uint64_t im = inreq; im; im &= im - 1) {
+            const int p = __builtin_ctzll(im), op = osel[p], v = vsel[p];
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
+        }
+        return;
+    }
+    /* each output's asking inputs, and the first (lowest) asker of each */
+    uint64_t omask[64], firsts = 0;
+    for (uint64_t om = asked; om; om &= om - 1)
+        omask[__builtin_ctzll(om)] = 0;
+    for (uint64_t im = inreq; im; im &= im - 1) {
+        const int q = __builtin_ctzll(im), op = osel[q];
+        if (!omask[op])
+            firsts |= 1ULL << q;
+        omask[op] |= 1ULL << q;
     }
     for (uint64_t im = firsts; im; im &= im - 1) {
         const int q = __builtin_ctzll(im), op = osel[q];
