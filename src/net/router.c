@@ -1201,6 +1201,73 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
     return alloc_vcs(n, w, r, pm, RM_PLAIN);
 }
 
+/* alloc_vcs for one waiting head (input port p, VC v) of router r in the
+ * speedup-1 cycle, the only one asking this cycle: the same steps for it
+ * (routed if new, then its VC chosen or the head noted hopeless) and the
+ * grant of its single request, without the request list (most calls at low
+ * load and in the collectives). Rerouting goes to alloc_vcs. */
+static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_part *w,
+                                                      uint32_t r, int p, int v)
+{
+    if (n->reroute)
+        return alloc_vcs_plain(n, w, r, 1ULL << p);
+    const int P = n->P, V = n->V, lin = p * V + v;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *iv = &n->ivcs[(size_t)gp0 * V + (size_t)lin];
+    struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t now = n->now;
+    if (iv->state == IVC_IDLE) {
+        flit_t f = iv->buf[iv->head];
+        if (!(f.flags & FLIT_HEAD)) {
+            net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
+                             "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
+            return false;
+        }
+        struct packet *pk = &n->pk[f.pid];
+        ir->saved_route[0] = pk->route[0];
+        ir->saved_route[1] = pk->route[1];
+        ir->saved_misroute = pk->misroute;
+        ir->route.sel = 0;
+        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+        ir->len = pk->len;
+        ir->pid = f.pid;
+        iv->state = IVC_ROUTING;
+        iv->ready = (uint32_t)(now + n->route_delay);
+        ir->t_front = ir->t_routed = now;
+    }
+    const bool again = iv->state == IVC_VA; /* it asked and failed before */
+    if (!again) {
+        if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
+            return true; /* WAIT, RECOVER, or still routing */
+        iv->state = IVC_VA;
+    }
+    int op, ov;
+    /* every output VC of its route still owned: it fails again */
+    const bool owned = again && !some_unowned(ovcs, V, &ir->route);
+    if (!owned &&
+        (ir->route.n == 1 && ir->route.sel <= 1
+             ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov, false)
+             : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
+        /* its request, alone: granted */
+        struct ovc *o = &ovcs[op * V + ov];
+        const int nlin = P * V;
+        o->owner = (int16_t)lin;
+        o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
+        iv->state = IVC_ACTIVE;
+        iv->out_port = (uint16_t)op;
+        iv->out_vc = (uint8_t)ov;
+        ports[p].active |= 1ULL << v;
+        if (n->vready && out_room(n, &ports[op], o) > 0)
+            n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
+    } else if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route))) {
+        va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+    }
+    return true;
+}
+
 /* Input port p's switch request at speedup 1: its first VC from its
  * pointer among m, the VCs holding flits and an output VC with room
  * (n->vready), and that VC's output; *dup collects the outputs asked
@@ -1311,9 +1378,11 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
          * pointer crosses at once, as the general allocation below would
          * grant it. */
         const int p = __builtin_ctzll(pm1);
-        const uint64_t wv = ports[p].nonempty & ~ports[p].active;
-        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])) &&
-            !alloc_vcs_plain(n, w, r, pm1))
+        uint64_t wv = ports[p].nonempty & ~ports[p].active;
+        if (wv && ((n->va_hp[r] >> p) & 1))
+            wv &= ~n->va_hope[gp0 + (uint32_t)p];
+        if (wv && !((wv & (wv - 1)) ? alloc_vcs_plain(n, w, r, pm1)
+                                    : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
             return;
         const uint64_t ready = ports[p].nonempty & vready[p];
         if (ready) {
@@ -1327,7 +1396,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         return;
     }
 
-    uint64_t asked = 0, dup = 0, inreq = 0, waiting = 0;
+    uint64_t asked = 0, dup = 0, inreq = 0, waiting = 0, wlast = 0;
     uint8_t osel[64], vsel[64]; /* each asking input port's output and VC */
     for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
@@ -1335,14 +1404,21 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         /* a port with a waiting head that may win: one not noted hopeless
          * (n->va_hope, read where n->va_hp holds); VC allocation would
          * grant the others nothing, and their switch requests stand */
-        const uint64_t wv = ne & ~ports[p].active;
-        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))
+        uint64_t wv = ne & ~ports[p].active;
+        if (wv && ((n->va_hp[r] >> p) & 1))
+            wv &= ~n->va_hope[gp0 + (uint32_t)p];
+        if (wv) {
             waiting |= 1ULL << p;
+            wlast = wv;
+        }
         if (ready)
             sa_request1(ports, ivcs, V, p, ready, &asked, &dup, osel, vsel, &inreq);
     }
     if (waiting) {
-        if (!alloc_vcs_plain(n, w, r, waiting))
+        /* one head asks: alloc_vc1_plain */
+        if (!((waiting & (waiting - 1)) || (wlast & (wlast - 1))
+                  ? alloc_vcs_plain(n, w, r, waiting)
+                  : alloc_vc1_plain(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))))
             return;
         inreq &= ~waiting; /* ask again with the VCs granted */
         for (uint64_t pm = waiting; pm; pm &= pm - 1) {
