@@ -90,7 +90,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 static inline __attribute__((always_inline)) bool
 va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq)
+               const bool obq, const bool wrap)
 {
     const int V = n->V;
     int best = -1;
@@ -103,8 +103,11 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
     int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
                                         obq) == INT32_MAX
                     ? (lin + lin / V) % span : 0;
-    for (int i = 0; i < span; i++) {
-        int v = rc->vc_lo + (start + i) % span;
+    /* wrap: (start + i) % span by a wrapping counter (alloc_vc1_plain's; in
+     * the larger allocators the counter's register cost more, +0.06 % on
+     * the 1k Dragonfly) */
+    for (int i = 0, k = start; i < span; i++, k = wrap ? (k + 1 == span ? 0 : k + 1) : k) {
+        int v = rc->vc_lo + (wrap ? k : (start + i) % span);
         const struct ovc *o = &ovcs[rc->port * V + v];
         if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
             continue;
@@ -163,7 +166,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq))
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
             return true;
     return false;
 }
@@ -964,7 +967,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false)
+                                           p * V + v, &op, &ov, false, false)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
@@ -1249,7 +1252,8 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
     if (!owned &&
         (ir->route.n == 1 && ir->route.sel <= 1
              ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
-                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov, false)
+                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov,
+                              false, true)
              : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
         /* its request, alone: granted */
         struct ovc *o = &ovcs[op * V + ov];
@@ -1327,7 +1331,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
             n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
-    w->last_move = now;
+    if (lr) /* (without link records: the caller's, once a router-cycle) */
+        w->last_move = now;
     if (mob)
         w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
@@ -1389,6 +1394,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
             const int op = ivcs[p * V + v].out_port;
+            w->last_move = n->now;
             xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
             ports[p].sa_in_rr = rr_past(v);
             ports[op].sa_out_rr = rr_past(p);
@@ -1439,6 +1445,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             asked |= ob;
         }
     }
+    if (!lr && inreq) /* a flit crosses (xfer_plain1 sets it with link records) */
+        w->last_move = n->now;
     if (!dup) {
         /* every output asked by one input: each wins, served in the order
          * of the input ports (the first askers') */
