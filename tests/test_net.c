@@ -465,6 +465,14 @@ static void join_kv(const char **kv, const char *const *base, size_t nb, const c
     kv[m] = NULL;
 }
 
+/* A 72-node Dragonfly at speedup 1 with OLM's switch-crossing record
+ * (n->xbar_last: the speedup-1 cycle through its step function, or
+ * run_plain1), audited every cycle. */
+static const char *const df_olm_busy[] = {
+    "network.topology=dragonfly", "dragonfly.p=2",    "dragonfly.a=4",
+    "dragonfly.h=2",              "routing.algorithm=olm", "olm.trigger=busy",
+    "router.vcs=4",               "sim.check_invariants=true"};
+
 /* Link records (a collective's, net_record_links) are kept by the
  * speedup-1 cycle (router_step_plain1_rec, inlined in the loop with and
  * without the entropy circuit's per-router record, or through the step
@@ -494,15 +502,13 @@ static void link_records_fast_cycle_same(void **state)
          * which allocates every cycle */
         {"traffic.pattern=uniform", "router.switching=vct", "network.k=16", NULL},
     };
-    const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
-                              "dragonfly.h=2", "routing.algorithm=olm", "olm.trigger=busy",
-                              "router.vcs=4", "sim.workload=collective", "collective.packets=10",
-                              "traffic.pattern=uniform", "sim.check_invariants=true"};
+    const char *const df[] = {"sim.workload=collective", "collective.packets=10",
+                              "traffic.pattern=uniform", NULL};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *kv[32];
         const bool isdf = !strcmp(cases[k][0], "!df");
         if (isdf)
-            join_kv(kv, df, sizeof df / sizeof df[0], NULL);
+            join_kv(kv, df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df);
         else
             join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
         struct saturn_sim *sf, *sa;
@@ -619,14 +625,12 @@ static void one_port_fast_cycle_same(void **state)
         {"traffic.flit_rate=0.3", "network.k=16", "sim.threads=2", NULL},
         {"!df", NULL},
     };
-    const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
-                              "dragonfly.h=2", "routing.algorithm=olm", "olm.trigger=busy",
-                              "router.vcs=4", "traffic.flit_rate=0.3", "steady.warmup=300",
-                              "steady.measure=600", "sim.check_invariants=true"};
+    const char *const df[] = {"traffic.flit_rate=0.3", "steady.warmup=300", "steady.measure=600",
+                              NULL};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *kv[32];
         if (!strcmp(cases[k][0], "!df"))
-            join_kv(kv, df, sizeof df / sizeof df[0], NULL);
+            join_kv(kv, df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df);
         else
             join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
         struct saturn_sim *sf, *sa;

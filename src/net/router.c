@@ -877,6 +877,37 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
     }
 }
 
+/* The head at the front of idle input VC (p, v) of router r is routed
+ * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
+ * delay at cycle now; false, with the router failed, if a body flit is there. */
+HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
+                     struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta)
+{
+    flit_t f = iv->buf[iv->head];
+    if (!(f.flags & FLIT_HEAD)) {
+        net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
+                         "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
+        return false;
+    }
+    if (meta && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
+        meta_route(n, f.pid, &ir->route);
+        ir->len = 2;
+    } else {
+        struct packet *pk = &n->pk[f.pid];
+        ir->saved_route[0] = pk->route[0];
+        ir->saved_route[1] = pk->route[1];
+        ir->saved_misroute = pk->misroute;
+        ir->route.sel = 0;
+        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+        ir->len = pk->len;
+        ir->pid = f.pid;
+    }
+    iv->state = IVC_ROUTING;
+    iv->ready = (uint32_t)(now + n->route_delay);
+    ir->t_front = ir->t_routed = now;
+    return true;
+}
+
 /* 1. Route heads at the front of idle VCs of the input ports pm (those
  * of router r holding flits, or any superset of the ones with a waiting
  * head), in port order; VC allocation requests and grants. With one
@@ -914,30 +945,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE) {
-                flit_t f = iv->buf[iv->head];
-                if (!(f.flags & FLIT_HEAD)) {
-                    net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
-                                     "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
-                    return false;
-                }
-                if (ANY(M) && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
-                    meta_route(n, f.pid, &ir->route);
-                    ir->len = 2;
-                } else {
-                    struct packet *pk = &n->pk[f.pid];
-                    ir->saved_route[0] = pk->route[0];
-                    ir->saved_route[1] = pk->route[1];
-                    ir->saved_misroute = pk->misroute;
-                    ir->route.sel = 0;
-                    n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
-                    ir->len = pk->len;
-                    ir->pid = f.pid;
-                }
-                iv->state = IVC_ROUTING;
-                iv->ready = (uint32_t)(now + n->route_delay);
-                ir->t_front = ir->t_routed = now;
-            }
+            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M)))
+                return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
                 if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
@@ -1221,25 +1230,8 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-    if (iv->state == IVC_IDLE) {
-        flit_t f = iv->buf[iv->head];
-        if (!(f.flags & FLIT_HEAD)) {
-            net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
-                             "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
-            return false;
-        }
-        struct packet *pk = &n->pk[f.pid];
-        ir->saved_route[0] = pk->route[0];
-        ir->saved_route[1] = pk->route[1];
-        ir->saved_misroute = pk->misroute;
-        ir->route.sel = 0;
-        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
-        ir->len = pk->len;
-        ir->pid = f.pid;
-        iv->state = IVC_ROUTING;
-        iv->ready = (uint32_t)(now + n->route_delay);
-        ir->t_front = ir->t_routed = now;
-    }
+    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false))
+        return false;
     const bool again = iv->state == IVC_VA; /* it asked and failed before */
     if (!again) {
         if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
