@@ -884,7 +884,7 @@ HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v
                      struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta)
 {
     flit_t f = iv->buf[iv->head];
-    if (!(f.flags & FLIT_HEAD)) {
+    if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
         net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
                          "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
         return false;
