@@ -1107,6 +1107,11 @@ static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struc
 {
     return deliver_arrivals_as(n, w, true, false);
 }
+static __attribute__((noinline)) bool deliver_arrivals_wait_all(struct net *n,
+                                                                struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, true, true);
+}
 static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
 {
     return deliver_arrivals_as(n, w, false, false);
@@ -1210,9 +1215,9 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    if (n->obuf_on                                           ? deliver_arrivals_wait(n, w)
-        : n->mob_ports == (n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1) ? deliver_arrivals_all(n, w)
-                                                                 : deliver_arrivals(n, w))
+    const bool mob_all = n->mob_ports == (n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1);
+    if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
+                   : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
         moved = true;
     if (moved)
         w->last_move = n->now;
