@@ -1348,12 +1348,14 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * router_step_impl's cycle with the switch requests made in the same pass
  * over the ports that looks for waiting heads, each port's from its ready
  * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
- * out of line: most router-cycles have no head waiting) runs only for the
- * ports holding one that may win (not noted hopeless: n->va_hope), which
- * are asked again after it. The outputs are then
- * served in router_step_impl's order, that of the first input port asking
- * each (the lowest bit of its request mask), so that the flits leave in
- * the same order. */
+ * or alloc_vc1_plain for a single head, out of line: most router-cycles have
+ * no head waiting) runs only for the ports holding one that may win (not
+ * noted hopeless: n->va_hope), which are asked again after it. The outputs
+ * are then served in router_step_impl's order, that of the first input port
+ * asking each, so that the flits leave in the same order: without two
+ * inputs asking one output, input-port order. Without link records, a
+ * router holding flits at one input port only sends them without the
+ * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr)
 {
     const int P = n->P, V = n->V;
