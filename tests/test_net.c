@@ -465,6 +465,14 @@ static void join_kv(const char **kv, const char *const *base, size_t nb, const c
     kv[m] = NULL;
 }
 
+/* A 72-node Dragonfly at speedup 1 with OLM's switch-crossing record
+ * (n->xbar_last: the speedup-1 cycle through its step function, or
+ * run_plain1), audited every cycle. */
+static const char *const df_olm_busy[] = {
+    "network.topology=dragonfly", "dragonfly.p=2",    "dragonfly.a=4",
+    "dragonfly.h=2",              "routing.algorithm=olm", "olm.trigger=busy",
+    "router.vcs=4",               "sim.check_invariants=true"};
+
 /* Link records (a collective's, net_record_links) are kept by the
  * speedup-1 cycle (router_step_plain1_rec, inlined in the loop with and
  * without the entropy circuit's per-router record, or through the step
@@ -494,15 +502,13 @@ static void link_records_fast_cycle_same(void **state)
          * which allocates every cycle */
         {"traffic.pattern=uniform", "router.switching=vct", "network.k=16", NULL},
     };
-    const char *const df[] = {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
-                              "dragonfly.h=2", "routing.algorithm=olm", "olm.trigger=busy",
-                              "router.vcs=4", "sim.workload=collective", "collective.packets=10",
-                              "traffic.pattern=uniform", "sim.check_invariants=true"};
+    const char *const df[] = {"sim.workload=collective", "collective.packets=10",
+                              "traffic.pattern=uniform", NULL};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *kv[32];
         const bool isdf = !strcmp(cases[k][0], "!df");
         if (isdf)
-            join_kv(kv, df, sizeof df / sizeof df[0], NULL);
+            join_kv(kv, df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df);
         else
             join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
         struct saturn_sim *sf, *sa;
@@ -594,6 +600,49 @@ static void va_hope_fast_cycle_same(void **state)
     }
 }
 
+/* The speedup-1 cycle of a steady run (no link records) sends the one
+ * input port holding flits of a router straight through the switch,
+ * without the requests' masks (plain1_step); router_step_any allocates as
+ * always. Light and moderate loads, where most active routers hold one
+ * busy port, with two VCs a class (the port's VC pointer picks among
+ * several ready VCs), VCT, eight-VC ports, two threads, and the Dragonfly
+ * at speedup 1 with OLM's switch-crossing record (run_plain1): the same
+ * results both ways, with the audit every cycle. */
+static void one_port_fast_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {"network.k=8",        "router.vcs=6",
+                                "router.buf_flits=4", "routing.dateline=cumulative",
+                                "routing.tie=random", "steady.warmup=300",
+                                "steady.measure=600", "steady.drain_max=600",
+                                "sim.check_invariants=true"};
+    const char *const cases[][6] = {
+        {"traffic.flit_rate=0.1", "traffic.pattern=uniform", NULL},
+        {"traffic.flit_rate=0.35", "traffic.pattern=uniform", "traffic.packet_length=2", NULL},
+        {"traffic.flit_rate=0.25", "traffic.pattern=torn", "router.vcs=8", NULL},
+        {"traffic.flit_rate=0.3", "router.switching=vct", "router.buf_flits=8",
+         "traffic.packet_length=4", NULL},
+        {"traffic.flit_rate=0.3", "network.k=16", "sim.threads=2", NULL},
+        {"!df", NULL},
+    };
+    const char *const df[] = {"traffic.flit_rate=0.3", "steady.warmup=300", "steady.measure=600",
+                              NULL};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        if (!strcmp(cases[k][0], "!df"))
+            join_kv(kv, df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df);
+        else
+            join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        /* the fast cycle ran without link records, the other not */
+        assert_true(router_keeps_ready(&sf->net) && !sf->net.link_first);
+        assert_false(router_keeps_ready(&sa->net));
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
 /* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
  * router: VCT, speedup 2, a routing delay) against router_step_any on the
  * same runs: its VC allocation looks only at the ports that may hold a
@@ -647,6 +696,7 @@ int main(void)
         cmocka_unit_test(link_records_fast_cycle_same),
         cmocka_unit_test(obuf_fast_cycle_same),
         cmocka_unit_test(va_hope_fast_cycle_same),
+        cmocka_unit_test(one_port_fast_cycle_same),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

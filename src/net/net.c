@@ -1065,7 +1065,8 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
  * bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
                                                                       struct net_part *w,
-                                                                      const bool keep_wait)
+                                                                      const bool keep_wait,
+                                                                      const bool mob_all)
 {
     struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
@@ -1088,7 +1089,7 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
         if (iv->count++ == 0) {
             const uint32_t p = gp - r * P;
             pt->nonempty |= 1ULL << v;
-            rnvc[r] += (uint32_t)(mob_ports >> p) & 1;
+            rnvc[r] += mob_all ? 1 : (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
             if (keep_wait)
                 rwait[r] |= 1ULL << p;
@@ -1104,11 +1105,21 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
  * without them skips its store (the torus's arrivals). */
 static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct net_part *w)
 {
-    return deliver_arrivals_as(n, w, true);
+    return deliver_arrivals_as(n, w, true, false);
+}
+static __attribute__((noinline)) bool deliver_arrivals_wait_all(struct net *n,
+                                                                struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, true, true);
 }
 static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
 {
-    return deliver_arrivals_as(n, w, false);
+    return deliver_arrivals_as(n, w, false, false);
+}
+/* Every port's buffers counted in the mobility (n->mob_ports, entropy.buffers = all). */
+static __attribute__((noinline)) bool deliver_arrivals_all(struct net *n, struct net_part *w)
+{
+    return deliver_arrivals_as(n, w, false, true);
 }
 
 /* Output VC x (global port * V + VC) has room again: the input VC holding
@@ -1204,7 +1215,9 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    if (n->obuf_on ? deliver_arrivals_wait(n, w) : deliver_arrivals(n, w))
+    const bool mob_all = n->mob_ports == (n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1);
+    if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
+                   : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
         moved = true;
     if (moved)
         w->last_move = n->now;

@@ -90,7 +90,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 static inline __attribute__((always_inline)) bool
 va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq)
+               const bool obq, const bool wrap)
 {
     const int V = n->V;
     int best = -1;
@@ -103,8 +103,11 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
     int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
                                         obq) == INT32_MAX
                     ? (lin + lin / V) % span : 0;
-    for (int i = 0; i < span; i++) {
-        int v = rc->vc_lo + (start + i) % span;
+    /* wrap: (start + i) % span by a wrapping counter (alloc_vc1_plain's; in
+     * the larger allocators the counter's register cost more, +0.06 % on
+     * the 1k Dragonfly) */
+    for (int i = 0, k = start; i < span; i++, k = wrap ? (k + 1 == span ? 0 : k + 1) : k) {
+        int v = rc->vc_lo + (wrap ? k : (start + i) % span);
         const struct ovc *o = &ovcs[rc->port * V + v];
         if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
             continue;
@@ -163,7 +166,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq))
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
             return true;
     return false;
 }
@@ -874,6 +877,37 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
     }
 }
 
+/* The head at the front of idle input VC (p, v) of router r is routed
+ * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
+ * delay at cycle now; false, with the router failed, if a body flit is there. */
+HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
+                     struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta)
+{
+    flit_t f = iv->buf[iv->head];
+    if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
+        net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
+                         "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
+        return false;
+    }
+    if (meta && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
+        meta_route(n, f.pid, &ir->route);
+        ir->len = 2;
+    } else {
+        struct packet *pk = &n->pk[f.pid];
+        ir->saved_route[0] = pk->route[0];
+        ir->saved_route[1] = pk->route[1];
+        ir->saved_misroute = pk->misroute;
+        ir->route.sel = 0;
+        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+        ir->len = pk->len;
+        ir->pid = f.pid;
+    }
+    iv->state = IVC_ROUTING;
+    iv->ready = (uint32_t)(now + n->route_delay);
+    ir->t_front = ir->t_routed = now;
+    return true;
+}
+
 /* 1. Route heads at the front of idle VCs of the input ports pm (those
  * of router r holding flits, or any superset of the ones with a waiting
  * head), in port order; VC allocation requests and grants. With one
@@ -911,30 +945,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE) {
-                flit_t f = iv->buf[iv->head];
-                if (!(f.flags & FLIT_HEAD)) {
-                    net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
-                                     "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
-                    return false;
-                }
-                if (ANY(M) && __builtin_expect(v == n->Vd, 0)) { /* a metapacket */
-                    meta_route(n, f.pid, &ir->route);
-                    ir->len = 2;
-                } else {
-                    struct packet *pk = &n->pk[f.pid];
-                    ir->saved_route[0] = pk->route[0];
-                    ir->saved_route[1] = pk->route[1];
-                    ir->saved_misroute = pk->misroute;
-                    ir->route.sel = 0;
-                    n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
-                    ir->len = pk->len;
-                    ir->pid = f.pid;
-                }
-                iv->state = IVC_ROUTING;
-                iv->ready = (uint32_t)(now + n->route_delay);
-                ir->t_front = ir->t_routed = now;
-            }
+            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M)))
+                return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
                 if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
@@ -964,7 +976,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false)
+                                           p * V + v, &op, &ov, false, false)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
@@ -1201,24 +1213,71 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
     return alloc_vcs(n, w, r, pm, RM_PLAIN);
 }
 
+/* alloc_vcs for one waiting head (input port p, VC v) of router r in the
+ * speedup-1 cycle, the only one asking this cycle: the same steps for it
+ * (routed if new, then its VC chosen or the head noted hopeless) and the
+ * grant of its single request, without the request list (most calls at low
+ * load and in the collectives). Rerouting goes to alloc_vcs. */
+static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_part *w,
+                                                      uint32_t r, int p, int v)
+{
+    if (n->reroute)
+        return alloc_vcs_plain(n, w, r, 1ULL << p);
+    const int P = n->P, V = n->V, lin = p * V + v;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *iv = &n->ivcs[(size_t)gp0 * V + (size_t)lin];
+    struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t now = n->now;
+    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false))
+        return false;
+    const bool again = iv->state == IVC_VA; /* it asked and failed before */
+    if (!again) {
+        if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
+            return true; /* WAIT, RECOVER, or still routing */
+        iv->state = IVC_VA;
+    }
+    int op, ov;
+    /* every output VC of its route still owned: it fails again */
+    const bool owned = again && !some_unowned(ovcs, V, &ir->route);
+    if (!owned &&
+        (ir->route.n == 1 && ir->route.sel <= 1
+             ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov,
+                              false, true)
+             : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
+        /* its request, alone: granted */
+        struct ovc *o = &ovcs[op * V + ov];
+        const int nlin = P * V;
+        o->owner = (int16_t)lin;
+        o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
+        iv->state = IVC_ACTIVE;
+        iv->out_port = (uint16_t)op;
+        iv->out_vc = (uint8_t)ov;
+        ports[p].active |= 1ULL << v;
+        if (n->vready && out_room(n, &ports[op], o) > 0)
+            n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
+    } else if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route))) {
+        va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+    }
+    return true;
+}
+
 /* Input port p's switch request at speedup 1: its first VC from its
  * pointer among m, the VCs holding flits and an output VC with room
- * (n->vready); the request goes into the output's mask (cleared when the
- * output is first asked, its port then the output's first asker). */
+ * (n->vready), and that VC's output; *dup collects the outputs asked
+ * twice. */
 HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, int p, uint64_t m,
-                     uint64_t *asked, uint64_t *omask, uint8_t *osel, uint8_t *vsel,
-                     uint64_t *inreq, uint64_t *firsts)
+                     uint64_t *asked, uint64_t *dup, uint8_t *osel, uint8_t *vsel,
+                     uint64_t *inreq)
 {
     const int s = ports[p].sa_in_rr;
     const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
     const int op = ivcs[p * V + v].out_port;
     const uint64_t ob = 1ULL << op;
-    if (!(*asked & ob)) {
-        *asked |= ob;
-        omask[op] = 0;
-        *firsts |= 1ULL << p;
-    }
-    omask[op] |= 1ULL << p;
+    *dup |= *asked & ob;
+    *asked |= ob;
     osel[p] = (uint8_t)op;
     vsel[p] = (uint8_t)v;
     *inreq |= 1ULL << p;
@@ -1264,7 +1323,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
             n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
-    w->last_move = now;
+    if (lr) /* (without link records: the caller's, once a router-cycle) */
+        w->last_move = now;
     if (mob)
         w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
@@ -1288,12 +1348,14 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * router_step_impl's cycle with the switch requests made in the same pass
  * over the ports that looks for waiting heads, each port's from its ready
  * VCs (n->vready: no test of the output VCs' room). VC allocation (alloc_vcs,
- * out of line: most router-cycles have no head waiting) runs only for the
- * ports holding one that may win (not noted hopeless: n->va_hope), which
- * are asked again after it. The outputs are then
- * served in router_step_impl's order, that of the first input port asking
- * each (the lowest bit of its request mask), so that the flits leave in
- * the same order. */
+ * or alloc_vc1_plain for a single head, out of line: most router-cycles have
+ * no head waiting) runs only for the ports holding one that may win (not
+ * noted hopeless: n->va_hope), which are asked again after it. The outputs
+ * are then served in router_step_impl's order, that of the first input port
+ * asking each, so that the flits leave in the same order: without two
+ * inputs asking one output, input-port order. Without link records, a
+ * router holding flits at one input port only sends them without the
+ * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr)
 {
     const int P = n->P, V = n->V;
@@ -1307,39 +1369,98 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
      * router's own record, n->router_mob: step_router). */
     w->cyc_nv += n->rnvc[r];
 
-    uint64_t omask[64], asked = 0, inreq = 0, waiting = 0;
-    uint64_t firsts = 0; /* the first input port asking each output */
-    uint8_t osel[64], vsel[64];
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+    const uint64_t pm1 = n->rports[r];
+    if (!lr && pm1 && !(pm1 & (pm1 - 1))) {
+        /* One input port holds flits (most router-cycles at low load): no
+         * other port can ask for its output, so after VC allocation (when
+         * it holds a waiting head that may win) its ready VC from its
+         * pointer crosses at once, as the general allocation below would
+         * grant it. */
+        const int p = __builtin_ctzll(pm1);
+        uint64_t wv = ports[p].nonempty & ~ports[p].active;
+        if (wv && ((n->va_hp[r] >> p) & 1))
+            wv &= ~n->va_hope[gp0 + (uint32_t)p];
+        if (wv && !((wv & (wv - 1)) ? alloc_vcs_plain(n, w, r, pm1)
+                                    : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
+            return;
+        const uint64_t ready = ports[p].nonempty & vready[p];
+        if (ready) {
+            const int s = ports[p].sa_in_rr;
+            const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
+            const int op = ivcs[p * V + v].out_port;
+            w->last_move = n->now;
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
+        }
+        return;
+    }
+
+    uint64_t asked = 0, dup = 0, inreq = 0, waiting = 0, wlast = 0;
+    uint8_t osel[64], vsel[64]; /* each asking input port's output and VC */
+    for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
         const uint64_t ne = ports[p].nonempty, ready = ne & vready[p];
         /* a port with a waiting head that may win: one not noted hopeless
          * (n->va_hope, read where n->va_hp holds); VC allocation would
          * grant the others nothing, and their switch requests stand */
-        const uint64_t wv = ne & ~ports[p].active;
-        if (wv && (!((n->va_hp[r] >> p) & 1) || (wv & ~n->va_hope[gp0 + (uint32_t)p])))
+        uint64_t wv = ne & ~ports[p].active;
+        if (wv && ((n->va_hp[r] >> p) & 1))
+            wv &= ~n->va_hope[gp0 + (uint32_t)p];
+        if (wv) {
             waiting |= 1ULL << p;
+            wlast = wv;
+        }
         if (ready)
-            sa_request1(ports, ivcs, V, p, ready, &asked, omask, osel, vsel, &inreq, &firsts);
+            sa_request1(ports, ivcs, V, p, ready, &asked, &dup, osel, vsel, &inreq);
     }
     if (waiting) {
-        if (!alloc_vcs_plain(n, w, r, waiting))
+        /* one head asks: alloc_vc1_plain */
+        if (!((waiting & (waiting - 1)) || (wlast & (wlast - 1))
+                  ? alloc_vcs_plain(n, w, r, waiting)
+                  : alloc_vc1_plain(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))))
             return;
-        for (uint64_t pm = waiting; pm; pm &= pm - 1) { /* ask again with the VCs granted */
+        inreq &= ~waiting; /* ask again with the VCs granted */
+        for (uint64_t pm = waiting; pm; pm &= pm - 1) {
             const int p = __builtin_ctzll(pm);
-            if (inreq & (1ULL << p)) {
-                omask[osel[p]] &= ~(1ULL << p);
-                inreq &= ~(1ULL << p);
-            }
             const uint64_t m = ports[p].nonempty & vready[p];
-            if (m)
-                sa_request1(ports, ivcs, V, p, m, &asked, omask, osel, vsel, &inreq, &firsts);
+            if (m) {
+                const int s = ports[p].sa_in_rr;
+                const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
+                osel[p] = (uint8_t)ivcs[p * V + v].out_port;
+                vsel[p] = (uint8_t)v;
+                inreq |= 1ULL << p;
+            }
         }
-        firsts = 0; /* the requests changed: each output's lowest asking port */
-        for (uint64_t om = asked; om; om &= om - 1) {
-            const uint64_t x = omask[__builtin_ctzll(om)];
-            firsts |= x & -x;
+        asked = dup = 0; /* the requests changed */
+        for (uint64_t im = inreq; im; im &= im - 1) {
+            const uint64_t ob = 1ULL << osel[__builtin_ctzll(im)];
+            dup |= asked & ob;
+            asked |= ob;
         }
+    }
+    if (!lr && inreq) /* a flit crosses (xfer_plain1 sets it with link records) */
+        w->last_move = n->now;
+    if (!dup) {
+        /* every output asked by one input: each wins, served in the order
+         * of the input ports (the first askers') */
+        for (uint64_t im = inreq; im; im &= im - 1) {
+            const int p = __builtin_ctzll(im), op = osel[p], v = vsel[p];
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
+            ports[p].sa_in_rr = rr_past(v);
+            ports[op].sa_out_rr = rr_past(p);
+        }
+        return;
+    }
+    /* each output's asking inputs, and the first (lowest) asker of each */
+    uint64_t omask[64], firsts = 0;
+    for (uint64_t om = asked; om; om &= om - 1)
+        omask[__builtin_ctzll(om)] = 0;
+    for (uint64_t im = inreq; im; im &= im - 1) {
+        const int q = __builtin_ctzll(im), op = osel[q];
+        if (!omask[op])
+            firsts |= 1ULL << q;
+        omask[op] |= 1ULL << q;
     }
     for (uint64_t im = firsts; im; im &= im - 1) {
         const int q = __builtin_ctzll(im), op = osel[q];
