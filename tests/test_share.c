@@ -220,8 +220,9 @@ static void other_keys_never_share(void **state)
  * text "name=value\n" of every value but the thresholds, base as hyst, and
  * compared those texts): two configurations have the same key exactly when
  * those texts are equal (a hash: equal texts, equal keys; different texts,
- * different keys here). The configurations are clones of one base with a
- * few keys set, as a sweep builds its points. */
+ * different keys here), and saturn_share_same tells exactly that. The
+ * configurations are clones of one base with a few keys set, as a sweep
+ * builds its points. */
 static char *old_key_text(const struct saturn_config *c)
 {
     const char *m = saturn_config_str(c, "control.model");
@@ -279,6 +280,7 @@ static void share_key_is_the_old_text_key(void **state)
             char *b = old_key_text(c[j]);
             bool old_same = b && !strcmp(a, b);
             assert_int_equal(saturn_share_key(c[i]) == saturn_share_key(c[j]), old_same);
+            assert_int_equal(saturn_share_same(c[i], c[j]), old_same);
             same += old_same && i != j;
             free(b);
         }

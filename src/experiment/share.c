@@ -97,6 +97,13 @@ uint64_t saturn_share_key(const struct saturn_config *c)
     return key_spec_find(&k) ? key_hash(c, &k) : 0;
 }
 
+bool saturn_share_same(const struct saturn_config *a, const struct saturn_config *b)
+{
+    struct key_spec k;
+    return key_spec_find(&k) && follows(config_str_at(a, k.model)) &&
+           follows(config_str_at(b, k.model)) && same_key(a, b, &k);
+}
+
 /* One leader with its followers; the detached ones are left in *rest. */
 static int run_leader(const struct saturn_config *const *cfgs, const uint64_t *cutoff,
                       size_t *idx, size_t n, size_t *rest, size_t *nrest,
