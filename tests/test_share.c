@@ -216,6 +216,82 @@ static void other_keys_never_share(void **state)
     group_free(&g);
 }
 
+/* The share key is the old one (share.c before issue 17's round 2 built the
+ * text "name=value\n" of every value but the thresholds, base as hyst, and
+ * compared those texts): two configurations have the same key exactly when
+ * those texts are equal (a hash: equal texts, equal keys; different texts,
+ * different keys here), and saturn_share_same tells exactly that. The
+ * configurations are clones of one base with a few keys set, as a sweep
+ * builds its points. */
+static char *old_key_text(const struct saturn_config *c)
+{
+    const char *m = saturn_config_str(c, "control.model");
+    if (strcmp(m, "base") && strcmp(m, "hyst") && strcmp(m, "gt.x") && strcmp(m, "gt.a"))
+        return NULL;
+    size_t len = 0, cap = 1 << 16;
+    char *t = malloc(cap);
+    assert_non_null(t);
+    t[0] = 0;
+    for (size_t i = 0; i < saturn_param_count(); i++) {
+        const char *name = saturn_param_at(i)->name, *v = saturn_config_value_text(c, i);
+        if (!strcmp(name, "entropy.rth") || !strcmp(name, "entropy.ron") ||
+            !strcmp(name, "entropy.roff") || !strcmp(name, "entropy.rn"))
+            continue;
+        if (!strcmp(name, "control.model") && !strcmp(v, "base"))
+            v = "hyst";
+        len += (size_t)snprintf(t + len, cap - len, "%s=%s\n", name, v);
+        assert_true(len < cap);
+    }
+    return t;
+}
+
+static void share_key_is_the_old_text_key(void **state)
+{
+    (void)state;
+    struct saturn_config *base = test_config((const char *const[]){NET8, NULL});
+    static const char *const models[] = {"noth", "base", "hyst", "gt.x", "gt.a"};
+    static const char *const other[] = {NULL, "sim.seed=2", "entropy.tg=16", "entropy.ron=70",
+                                        "entropy.rth=40", "entropy.rn=5", "traffic.pattern=torn",
+                                        "entropy.info=vcc"};
+    size_t n = 0;
+    struct saturn_config *c[40];
+    for (size_t m = 0; m < 5; m++)
+        for (size_t o = 0; o < 8; o++) {
+            struct saturn_error err = {0};
+            char mk[64];
+            snprintf(mk, sizeof mk, "control.model=%s", models[m]);
+            c[n] = saturn_config_clone(base);
+            assert_non_null(c[n]);
+            const char *kv[2] = {mk, other[o]};
+            for (size_t k = 0; k < 2 && kv[k]; k++) {
+                char key[64];
+                const char *eq = strchr(kv[k], '=');
+                snprintf(key, sizeof key, "%.*s", (int)(eq - kv[k]), kv[k]);
+                assert_int_equal(saturn_config_set(c[n], key, eq + 1, "sweep.ini", 3, &err),
+                                 SATURN_OK);
+            }
+            n++;
+        }
+    size_t same = 0;
+    for (size_t i = 0; i < n; i++) {
+        char *a = old_key_text(c[i]);
+        assert_int_equal(saturn_share_key(c[i]) == 0, a == NULL);
+        for (size_t j = 0; a && j < n; j++) {
+            char *b = old_key_text(c[j]);
+            bool old_same = b && !strcmp(a, b);
+            assert_int_equal(saturn_share_key(c[i]) == saturn_share_key(c[j]), old_same);
+            assert_int_equal(saturn_share_same(c[i], c[j]), old_same);
+            same += old_same && i != j;
+            free(b);
+        }
+        free(a);
+    }
+    assert_true(same >= 16); /* thresholds alone, and base with hyst, do share */
+    for (size_t i = 0; i < n; i++)
+        saturn_config_free(c[i]);
+    saturn_config_free(base);
+}
+
 /* A cut-off stops a collective that has not finished by then: its
  * duration is then a lower bound, above the cut-off; one that finishes in
  * time is exact. Followers keep the run going until their own cut-offs. */
@@ -365,6 +441,7 @@ int main(void)
         cmocka_unit_test(shared_runs_are_their_own),
         cmocka_unit_test(many_followers_across_words),
         cmocka_unit_test(other_keys_never_share),
+        cmocka_unit_test(share_key_is_the_old_text_key),
         cmocka_unit_test(cutoffs_bound_the_duration),
         cmocka_unit_test(cutoffs_stop_hopeless_runs_at_once),
         cmocka_unit_test(collective_bound_holds_and_is_tighter),

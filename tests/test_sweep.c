@@ -106,6 +106,86 @@ static void test_expansion(void **state)
     saturn_sweep_free(sw);
 }
 
+/* A point's configuration (a clone of the base, texts in one block, then the
+ * grid's values set) is the one built afresh key by key: every value, its
+ * origin and line, whether set, the warnings; and it can be changed, cloned
+ * and freed like any other. */
+static void assert_same_config(const struct saturn_config *a, const struct saturn_config *b)
+{
+    for (size_t i = 0; i < saturn_param_count(); i++) {
+        const char *name = saturn_param_at(i)->name;
+        assert_string_equal(saturn_config_value_text(a, i), saturn_config_value_text(b, i));
+        assert_int_equal(saturn_config_is_set(a, name), saturn_config_is_set(b, name));
+        assert_int_equal(saturn_config_user_set(a, name), saturn_config_user_set(b, name));
+        int la = -1, lb = -2;
+        assert_string_equal(saturn_config_origin(a, name, &la), saturn_config_origin(b, name, &lb));
+        assert_int_equal(la, lb);
+        assert_int_equal(saturn_config_int(a, name), saturn_config_int(b, name));
+        assert_true(saturn_config_real(a, name) == saturn_config_real(b, name));
+        int64_t x[SATURN_LIST_MAX], y[SATURN_LIST_MAX];
+        int nx = saturn_config_list(a, name, x, SATURN_LIST_MAX);
+        assert_int_equal(nx, saturn_config_list(b, name, y, SATURN_LIST_MAX));
+        assert_memory_equal(x, y, (size_t)nx * sizeof *x);
+    }
+    assert_int_equal(saturn_config_warning_count(a), saturn_config_warning_count(b));
+    for (size_t i = 0; i < saturn_config_warning_count(a); i++)
+        assert_string_equal(saturn_config_warning(a, i), saturn_config_warning(b, i));
+}
+
+static void test_point_config_as_built_afresh(void **state)
+{
+    const char *path = test_put_file(*state, "p.ini",
+                                     "[network]\n"
+                                     "k = 8\n"
+                                     "[router]\n"
+                                     "vcs = 3\n"
+                                     "vcs = 4\n" /* given again: a warning, kept by every point */
+                                     "[control]\n"
+                                     "model = gt.a\n"
+                                     "[sweep a]\n"
+                                     "entropy.ron = 20, 90\n"
+                                     "entropy.rn = 0, 98\n"
+                                     "sim.seed = 1:2\n"
+                                     "[sweep b]\n"
+                                     "network.k = \"4,6\", 8\n"
+                                     "traffic.pattern = torn, rand\n");
+    struct saturn_sweep *sw = load_ok(path);
+    struct saturn_error err = {0};
+    assert_int_equal(saturn_sweep_override(sw, "router.buf_flits=6", &err), SATURN_OK);
+    for (size_t p = 0; p < sw->npoints; p++) {
+        struct saturn_config *got = NULL, *want = saturn_config_new();
+        assert_non_null(want);
+        assert_int_equal(saturn_sweep_point_config(sw, p, &got, &err), SATURN_OK);
+        /* the base afresh: the file's lines in order (the repeated one twice), the override */
+        const char *const file_kv[][2] = {{"network.k", "8"}, {"router.vcs", "3"},
+                                          {"router.vcs", "4"}, {"control.model", "gt.a"}};
+        const int file_line[] = {2, 4, 5, 7};
+        for (size_t k = 0; k < 4; k++)
+            assert_int_equal(saturn_config_set(want, file_kv[k][0], file_kv[k][1], path,
+                                               file_line[k], &err), SATURN_OK);
+        assert_int_equal(saturn_config_set(want, "router.buf_flits", "6", NULL, 0, &err),
+                         SATURN_OK);
+        const char *v[8];
+        saturn_sweep_point_values(sw, p, v);
+        const struct saturn_sweep_grid *g = &sw->grids[p < sw->grids[1].first ? 0 : 1];
+        for (size_t a = 0; a < g->naxes; a++)
+            assert_int_equal(saturn_config_set(want, g->axes[a].key, v[g->axes[a].column], path,
+                                               g->axes[a].line, &err), SATURN_OK);
+        assert_true(saturn_config_warning_count(got) >= 1); /* the base's, copied */
+        assert_same_config(got, want);
+        /* changed, cloned, freed: the block's texts are never freed alone */
+        assert_int_equal(saturn_config_set(got, "network.k", "16", NULL, 0, &err), SATURN_OK);
+        assert_int_equal(saturn_config_set(want, "network.k", "16", NULL, 0, &err), SATURN_OK);
+        struct saturn_config *again = saturn_config_clone(got);
+        assert_non_null(again);
+        saturn_config_free(got);
+        assert_same_config(again, want);
+        saturn_config_free(again);
+        saturn_config_free(want);
+    }
+    saturn_sweep_free(sw);
+}
+
 static void expect_error(const char *dir, const char *text, const char *line_and_msg)
 {
     const char *path = test_put_file(dir, "bad.ini", text);
@@ -399,6 +479,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_expansion, test_dir_setup, test_dir_teardown),
+        cmocka_unit_test_setup_teardown(test_point_config_as_built_afresh, test_dir_setup,
+                                        test_dir_teardown),
         cmocka_unit_test_setup_teardown(test_spec_errors, test_dir_setup, test_dir_teardown),
         cmocka_unit_test_setup_teardown(test_csv, test_dir_setup, test_dir_teardown),
         cmocka_unit_test(test_summary),

@@ -164,6 +164,9 @@ int saturn_collective_bound(const struct saturn_config *cfg, uint64_t *lb,
 /* Equal for configurations saturn_run_shared may run together (a hash of
  * every other value); 0 when the configuration's controller cannot. */
 uint64_t saturn_share_key(const struct saturn_config *c);
+/* Whether saturn_run_shared runs a and b together: both controllers can
+ * follow and every value but the thresholds is equal (base as hyst). */
+bool saturn_share_same(const struct saturn_config *a, const struct saturn_config *b);
 
 /* A load sweep: steady runs at traffic.flit_rate = curve.from, +curve.step,
  * ... up to curve.to (stopping after the first saturated point when

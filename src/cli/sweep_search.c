@@ -196,6 +196,55 @@ static int fold_seeds(const struct saturn_sweep *sw, const char *seeds, struct s
     return rc == SATURN_ENOMEM ? saturn_error_set(err, rc, "out of memory") : rc;
 }
 
+/* The points the search checks (a simulation created for each): one per set
+ * and pattern, as a seed cannot make a point invalid (rows are numbered in
+ * order of their first point); of those that one grid gives and that differ
+ * only in entropy thresholds (saturn_share_same), the first, as a threshold's
+ * value cannot either (the run of every other one is its simulation's:
+ * saturn_run_shared creates none of a follower's). */
+static int check_points(const struct saturn_sweep *sw, const size_t *row, size_t *todo,
+                        size_t *ntodo, struct saturn_error *err)
+{
+    size_t n = 0, m = 0, cap = 64;
+    for (size_t i = 0; i < sw->npoints; i++)
+        if (row[i] == n)
+            todo[n++] = i;
+    while (cap < 2 * n)
+        cap *= 2;
+    struct kept {
+        uint64_t h;
+        size_t grid;
+        struct saturn_config *c;
+    } *tab = calloc(cap, sizeof *tab);
+    if (!tab)
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    for (size_t i = 0, g = 0; i < n; i++) {
+        while (todo[i] >= sw->grids[g].first + sw->grids[g].npoints)
+            g++;
+        struct saturn_config *c = NULL;
+        struct saturn_error e = {0};
+        uint64_t h = saturn_sweep_point_config(sw, todo[i], &c, &e) ? 0 : saturn_share_key(c);
+        bool same = false;
+        if (h) { /* open addressing on (hash, grid) */
+            size_t j = (size_t)(h ^ (g * 0x9e3779b97f4a7c15ull)) & (cap - 1);
+            for (; tab[j].c && !same; j = (j + 1) & (cap - 1))
+                same = tab[j].h == h && tab[j].grid == g && saturn_share_same(tab[j].c, c);
+            if (!same) {
+                tab[j] = (struct kept){h, g, c};
+                c = NULL;
+            }
+        }
+        saturn_config_free(c);
+        if (!same)
+            todo[m++] = todo[i];
+    }
+    for (size_t j = 0; j < cap; j++)
+        saturn_config_free(tab[j].c);
+    free(tab);
+    *ntodo = m;
+    return SATURN_OK;
+}
+
 /* Per point, saturn_collective_bound, computed once per combination of the
  * keys that are not the controller's (control.*, entropy.*): they alone
  * decide the packets and their routes. */
@@ -320,14 +369,12 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
                               "--search finds the shortest collectives: sim.workload = collective");
     if (!rc)
         rc = fold_seeds(sw, o->seeds, &rows, row, seed, &nseed, err);
-    if (!rc) { /* check one point per set and pattern: a seed cannot make a point invalid */
+    if (!rc) { /* check one point per set and pattern, and per shared run */
         size_t nfirst = 0;
-        for (size_t i = 0; i < np; i++)
-            if (row[i] == nfirst) /* rows are numbered in order of their first point */
-                todo[nfirst++] = i;
+        rc = check_points(sw, row, todo, &nfirst, err);
         struct sweep_pool pool = {.sw = sw, .todo = todo, .ntodo = nfirst, .check_only = true,
                                   .total = nfirst};
-        if ((rc = sweep_pool_run(&pool, jobs)))
+        if (!rc && (rc = sweep_pool_run(&pool, jobs)))
             *err = pool.err;
     }
     if (!rc)

@@ -26,6 +26,7 @@
 #include "control/control.h"
 #include "control/entropy.h"
 #include "control/global_sum.h"
+#include "core/params.h"
 #include "core/rng.h"
 #include "net/net.h"
 
@@ -322,17 +323,36 @@ static int thresholds_build(struct thresholds *t, const double *x, size_t n, siz
     return SATURN_OK;
 }
 
-/* The thresholds of a configuration as this controller holds them. */
-static void model_thresholds(const struct saturn_config *c, double *ron, double *roff,
-                             double *rn)
+/* The registry indices of the keys a follower's thresholds are read from:
+ * looked up once for all the followers (a lookup by name walks the registry). */
+struct threshold_keys {
+    size_t model, rth, ron, roff, rn;
+};
+
+static bool threshold_keys_find(struct threshold_keys *k)
 {
-    if (!strcmp(saturn_config_str(c, "control.model"), "base")) {
-        *ron = *roff = saturn_config_real(c, "entropy.rth") / 100.0;
+    long i[5] = {params_index("control.model"), params_index("entropy.rth"),
+                 params_index("entropy.ron"), params_index("entropy.roff"),
+                 params_index("entropy.rn")};
+    for (int j = 0; j < 5; j++)
+        if (i[j] < 0)
+            return false;
+    *k = (struct threshold_keys){(size_t)i[0], (size_t)i[1], (size_t)i[2], (size_t)i[3],
+                                 (size_t)i[4]};
+    return true;
+}
+
+/* The thresholds of a configuration as this controller holds them. */
+static void model_thresholds(const struct saturn_config *c, const struct threshold_keys *k,
+                             double *ron, double *roff, double *rn)
+{
+    if (!strcmp(config_str_at(c, k->model), "base")) {
+        *ron = *roff = config_real_at(c, k->rth) / 100.0;
     } else {
-        *ron = saturn_config_real(c, "entropy.ron") / 100.0;
-        *roff = saturn_config_real(c, "entropy.roff") / 100.0;
+        *ron = config_real_at(c, k->ron) / 100.0;
+        *roff = config_real_at(c, k->roff) / 100.0;
     }
-    *rn = saturn_config_real(c, "entropy.rn") / 100.0;
+    *rn = config_real_at(c, k->rn) / 100.0;
 }
 
 static int entropy_follow(void *state, const struct saturn_config *const *cfgs, size_t n,
@@ -343,6 +363,9 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
     e->fl = NULL;
     if (n == 0)
         return SATURN_OK;
+    struct threshold_keys keys;
+    if (!threshold_keys_find(&keys))
+        return saturn_error_set(err, SATURN_EINPUT, "internal error: no entropy thresholds");
     struct followers *f = calloc(1, sizeof *f);
     double *x = malloc(3 * n * sizeof *x);
     int rc = f && x ? SATURN_OK : SATURN_ENOMEM;
@@ -350,7 +373,7 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
         f->n = n;
         f->words = (n + 63) / 64;
         for (size_t i = 0; i < n; i++) {
-            model_thresholds(cfgs[i], &x[i], &x[n + i], &x[2 * n + i]);
+            model_thresholds(cfgs[i], &keys, &x[i], &x[n + i], &x[2 * n + i]);
             x[2 * n + i] *= (double)net->topo.routers; /* as entropy_next_state's rn * routers */
         }
         f->state = calloc((size_t)net->nnodes * f->words, sizeof *f->state);

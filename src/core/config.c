@@ -18,6 +18,7 @@ struct value {
     int64_t list[SATURN_LIST_MAX];
     int nlist;
     bool set;
+    bool borrowed; /* text and file live in the configuration's arena (a clone's) */
     char *file; /* NULL: default or command line (see line) */
     int line;   /* -1: command line, 0: default */
 };
@@ -25,6 +26,7 @@ struct value {
 struct saturn_config {
     size_t n;
     struct value *v;
+    char *arena; /* a clone's texts and files, one block (see saturn_config_clone) */
     char **warn; /* saturn_config_warning */
     size_t nwarn;
 };
@@ -52,10 +54,12 @@ static long param_index(const char *name)
     long i = 0;
     for (size_t t = 0; t < params_table_count(); t++)
         for (const struct saturn_param *p = params_table(t); p->name; p++, i++)
-            if (strcmp(p->name, name) == 0)
+            if (p->name[0] == name[0] && strcmp(p->name, name) == 0) /* the first byte: cheap */
                 return i;
     return -1;
 }
+
+long params_index(const char *name) { return param_index(name); }
 
 const struct saturn_param *saturn_param_find(const char *name)
 {
@@ -190,38 +194,36 @@ static char *dup_trim(const char *s)
 }
 
 /* Parse text into v for parameter p; on failure writes the reason. */
-static bool parse_value(const struct saturn_param *p, const char *text,
-                        struct value *v, char *why, size_t nwhy)
+/* A value refused: why = "<what>; allowed: <the parameter's allowed text>"
+ * (written only here: a value that parses costs no snprintf). */
+static bool refuse(const struct saturn_param *p, const char *what, char *why, size_t nwhy)
 {
     char allowed[512];
     saturn_param_allowed(p, allowed, sizeof allowed);
+    snprintf(why, nwhy, "%s; allowed: %s", what, allowed);
+    return false;
+}
+
+static bool parse_value(const struct saturn_param *p, const char *text,
+                        struct value *v, char *why, size_t nwhy)
+{
     switch (p->type) {
     case SATURN_PARAM_INT:
-        if (!parse_int(text, &v->i)) {
-            snprintf(why, nwhy, "not an integer; allowed: %s", allowed);
-            return false;
-        }
-        if ((double)v->i < p->min || (double)v->i > p->max) {
-            snprintf(why, nwhy, "out of range; allowed: %s", allowed);
-            return false;
-        }
+        if (!parse_int(text, &v->i))
+            return refuse(p, "not an integer", why, nwhy);
+        if ((double)v->i < p->min || (double)v->i > p->max)
+            return refuse(p, "out of range", why, nwhy);
         v->r = (double)v->i;
         return true;
     case SATURN_PARAM_REAL:
-        if (!parse_real(text, &v->r)) {
-            snprintf(why, nwhy, "not a number; allowed: %s", allowed);
-            return false;
-        }
-        if (v->r < p->min || v->r > p->max) {
-            snprintf(why, nwhy, "out of range; allowed: %s", allowed);
-            return false;
-        }
+        if (!parse_real(text, &v->r))
+            return refuse(p, "not a number", why, nwhy);
+        if (v->r < p->min || v->r > p->max)
+            return refuse(p, "out of range", why, nwhy);
         return true;
     case SATURN_PARAM_BOOL:
-        if (!parse_bool(text, &v->i)) {
-            snprintf(why, nwhy, "not a boolean; allowed: %s", allowed);
-            return false;
-        }
+        if (!parse_bool(text, &v->i))
+            return refuse(p, "not a boolean", why, nwhy);
         return true;
     case SATURN_PARAM_ENUM:
         for (int i = 0; p->choices[i]; i++)
@@ -229,8 +231,7 @@ static bool parse_value(const struct saturn_param *p, const char *text,
                 v->i = i;
                 return true;
             }
-        snprintf(why, nwhy, "unknown choice; allowed: %s", allowed);
-        return false;
+        return refuse(p, "unknown choice", why, nwhy);
     case SATURN_PARAM_INTLIST: {
         char buf[512];
         snprintf(buf, sizeof buf, "%s", text);
@@ -240,16 +241,12 @@ static bool parse_value(const struct saturn_param *p, const char *text,
              tok = strtok_r(NULL, ",", &save)) {
             int64_t x;
             if (v->nlist == SATURN_LIST_MAX || !parse_int(tok, &x) ||
-                (double)x < p->min || (double)x > p->max) {
-                snprintf(why, nwhy, "bad list; allowed: %s", allowed);
-                return false;
-            }
+                (double)x < p->min || (double)x > p->max)
+                return refuse(p, "bad list", why, nwhy);
             v->list[v->nlist++] = x;
         }
-        if (v->nlist == 0) {
-            snprintf(why, nwhy, "empty list; allowed: %s", allowed);
-            return false;
-        }
+        if (v->nlist == 0)
+            return refuse(p, "empty list", why, nwhy);
         v->i = v->list[0];
         return true;
     }
@@ -261,8 +258,10 @@ static bool parse_value(const struct saturn_param *p, const char *text,
 
 static void value_clear(struct value *v)
 {
-    free(v->text);
-    free(v->file);
+    if (!v->borrowed) {
+        free(v->text);
+        free(v->file);
+    }
     memset(v, 0, sizeof *v);
 }
 
@@ -290,21 +289,40 @@ struct saturn_config *saturn_config_new(void)
     return c;
 }
 
+/* One block for every text and file of the copy (they are set once here and
+ * replaced, not edited, by saturn_config_set): two allocations a clone, not
+ * two a parameter. */
 struct saturn_config *saturn_config_clone(const struct saturn_config *src)
 {
     struct saturn_config *c = calloc(1, sizeof *c);
     if (!c)
         return NULL;
     c->n = src->n;
-    c->v = calloc(c->n, sizeof *c->v);
-    if (!c->v) {
+    c->v = malloc((c->n ? c->n : 1) * sizeof *c->v);
+    size_t bytes = 0;
+    for (size_t i = 0; i < src->n; i++)
+        bytes += (src->v[i].text ? strlen(src->v[i].text) + 1 : 0) +
+                 (src->v[i].file ? strlen(src->v[i].file) + 1 : 0);
+    c->arena = malloc(bytes ? bytes : 1);
+    if (!c->v || !c->arena) {
+        free(c->v);
+        free(c->arena);
         free(c);
         return NULL;
     }
+    char *at = c->arena;
     for (size_t i = 0; i < c->n; i++) {
         c->v[i] = src->v[i];
-        c->v[i].text = src->v[i].text ? strdup(src->v[i].text) : NULL;
-        c->v[i].file = src->v[i].file ? strdup(src->v[i].file) : NULL;
+        c->v[i].borrowed = true;
+        const char *const from[2] = {src->v[i].text, src->v[i].file};
+        char **to[2] = {&c->v[i].text, &c->v[i].file};
+        for (int k = 0; k < 2; k++)
+            if (from[k]) {
+                size_t len = strlen(from[k]) + 1;
+                memcpy(at, from[k], len);
+                *to[k] = at;
+                at += len;
+            }
     }
     if (src->nwarn && (c->warn = calloc(src->nwarn, sizeof *c->warn)))
         for (; c->nwarn < src->nwarn; c->nwarn++)
@@ -322,6 +340,7 @@ void saturn_config_free(struct saturn_config *c)
         free(c->warn[i]);
     free(c->warn);
     free(c->v);
+    free(c->arena);
     free(c);
 }
 
@@ -520,6 +539,9 @@ int saturn_config_fail(const struct saturn_config *c, const char *key,
     return saturn_error_set(err, SATURN_EINPUT, "%s: %s = %s: %s", where, key,
                             v->text, msg);
 }
+
+double config_real_at(const struct saturn_config *c, size_t i) { return c->v[i].r; }
+const char *config_str_at(const struct saturn_config *c, size_t i) { return c->v[i].text; }
 
 const char *saturn_config_value_text(const struct saturn_config *c, size_t i)
 {

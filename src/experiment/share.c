@@ -17,17 +17,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/params.h"
 #include "experiment/sim.h"
 
 static const char *const threshold_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff",
                                              "entropy.rn"};
 
-static bool is_threshold(const char *name)
+/* The registry indices the key needs, looked up once for many configurations. */
+struct key_spec {
+    size_t np;     /* saturn_param_count() */
+    size_t model;  /* control.model */
+    size_t thr[4]; /* threshold_keys */
+};
+
+static bool key_spec_find(struct key_spec *k)
 {
-    for (size_t k = 0; k < sizeof threshold_keys / sizeof *threshold_keys; k++)
-        if (!strcmp(name, threshold_keys[k]))
-            return true;
-    return false;
+    long m = params_index("control.model");
+    k->np = saturn_param_count();
+    k->model = (size_t)m;
+    for (size_t t = 0; t < 4; t++) {
+        long i = params_index(threshold_keys[t]);
+        if (i < 0)
+            return false;
+        k->thr[t] = (size_t)i;
+    }
+    return m >= 0;
+}
+
+static bool is_threshold(const struct key_spec *k, size_t i)
+{
+    return i == k->thr[0] || i == k->thr[1] || i == k->thr[2] || i == k->thr[3];
 }
 
 static bool follows(const char *model)
@@ -36,50 +55,53 @@ static bool follows(const char *model)
            !strcmp(model, "gt.a");
 }
 
-/* Every value but the thresholds, base as hyst; NULL when the controller
- * cannot follow (or no memory). */
-static char *key_text(const struct saturn_config *c)
+/* Parameter i's value as the key reads it: base as hyst. */
+static const char *key_value(const struct saturn_config *c, const struct key_spec *k, size_t i)
 {
-    if (!follows(saturn_config_str(c, "control.model")))
-        return NULL;
-    size_t len = 0, cap = 4096, np = saturn_param_count();
-    char *t = malloc(cap);
-    for (size_t i = 0; t && i < np; i++) {
-        const char *name = saturn_param_at(i)->name;
-        if (is_threshold(name))
+    const char *v = config_str_at(c, i);
+    return i == k->model && !strcmp(v, "base") ? "hyst" : v;
+}
+
+/* A hash of every value but the thresholds, base as hyst; 0 when the
+ * controller cannot follow. Configurations that may share a run have the
+ * same hash; same_key tells whether they do (a hash says nothing alone). */
+static uint64_t key_hash(const struct saturn_config *c, const struct key_spec *k)
+{
+    if (!follows(config_str_at(c, k->model)))
+        return 0;
+    uint64_t h = 1469598103934665603ull; /* FNV-1a, 0x1f after each value */
+    for (size_t i = 0; i < k->np; i++) {
+        if (is_threshold(k, i))
             continue;
-        const char *v = saturn_config_value_text(c, i);
-        if (!strcmp(name, "control.model") && !strcmp(v, "base"))
-            v = "hyst";
-        size_t ln = strlen(name), lv = strlen(v), need = ln + lv + 3;
-        if (len + need >= cap) {
-            char *x = realloc(t, cap = 2 * (len + need));
-            if (!x) {
-                free(t);
-                return NULL;
-            }
-            t = x;
-        }
-        memcpy(t + len, name, ln); /* name=value\n, as sprintf would write it */
-        t[len + ln] = '=';
-        memcpy(t + len + ln + 1, v, lv);
-        t[len + ln + 1 + lv] = '\n';
-        len += need - 1;
-        t[len] = '\0';
+        for (const char *p = key_value(c, k, i); *p; p++)
+            h = (h ^ (unsigned char)*p) * 1099511628211ull;
+        h = (h ^ 0x1f) * 1099511628211ull;
     }
-    return t;
+    return h ? h : 1;
+}
+
+/* Whether a and b (both with a nonzero key_hash) have every value but the
+ * thresholds equal, base as hyst: their runs are one until a gate decision. */
+static bool same_key(const struct saturn_config *a, const struct saturn_config *b,
+                     const struct key_spec *k)
+{
+    for (size_t i = 0; i < k->np; i++)
+        if (!is_threshold(k, i) && strcmp(key_value(a, k, i), key_value(b, k, i)))
+            return false;
+    return true;
 }
 
 uint64_t saturn_share_key(const struct saturn_config *c)
 {
-    char *t = key_text(c);
-    if (!t)
-        return 0;
-    uint64_t h = 1469598103934665603ull; /* FNV-1a */
-    for (const char *p = t; *p; p++)
-        h = (h ^ (unsigned char)*p) * 1099511628211ull;
-    free(t);
-    return h ? h : 1;
+    struct key_spec k;
+    return key_spec_find(&k) ? key_hash(c, &k) : 0;
+}
+
+bool saturn_share_same(const struct saturn_config *a, const struct saturn_config *b)
+{
+    struct key_spec k;
+    return key_spec_find(&k) && follows(config_str_at(a, k.model)) &&
+           follows(config_str_at(b, k.model)) && same_key(a, b, &k);
 }
 
 /* One leader with its followers; the detached ones are left in *rest. */
@@ -134,21 +156,24 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
-    char **keys = calloc(n ? n : 1, sizeof *keys);
+    struct key_spec ks;
+    bool have_keys = key_spec_find(&ks);
+    uint64_t *keys = calloc(n ? n : 1, sizeof *keys);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx), *rest = malloc((n ? n : 1) * sizeof *rest);
     const struct saturn_config **fcfg = malloc((n ? n : 1) * sizeof *fcfg);
     uint64_t *fcut = malloc((n ? n : 1) * sizeof *fcut);
     bool *done = calloc(n ? n : 1, sizeof *done);
     int rc = keys && idx && rest && fcfg && fcut && done ? SATURN_OK : SATURN_ENOMEM;
     for (size_t i = 0; !rc && i < n; i++)
-        keys[i] = key_text(cfgs[i]); /* NULL: runs alone */
+        keys[i] = have_keys ? key_hash(cfgs[i], &ks) : 0; /* 0: runs alone */
     /* classes of equal keys, in order of their first configuration */
     for (size_t i = 0; !rc && i < n; i++) {
         if (done[i])
             continue;
         size_t m = 0;
         for (size_t j = i; j < n; j++)
-            if (!done[j] && (j == i || (keys[i] && keys[j] && !strcmp(keys[i], keys[j])))) {
+            if (!done[j] && (j == i || (keys[i] && keys[j] == keys[i] &&
+                                        same_key(cfgs[i], cfgs[j], &ks)))) {
                 idx[m++] = j;
                 done[j] = true;
             }
@@ -161,8 +186,6 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
     }
     if (rc == SATURN_ENOMEM && !err->code)
         saturn_error_set(err, rc, "out of memory");
-    for (size_t i = 0; keys && i < n; i++)
-        free(keys[i]);
     free(keys);
     free(idx);
     free(rest);
