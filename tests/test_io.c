@@ -13,14 +13,13 @@
 #include "support.h"
 #include "saturn/io.h"
 
-
 static void assert_contains(const char *haystack, const char *needle)
 {
     if (!strstr(haystack, needle))
         fail_msg("'%s' does not contain '%s'", haystack, needle);
 }
 
-/* Writes text to NAME in the test folder; returns the full path (static). */
+/* Sections, comments, indented and repeated keys (the later wins). */
 static void test_load_sections(void **state)
 {
     const char *path = test_put_file(*state, "a.ini",

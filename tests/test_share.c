@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "control/control.h"
+#include "core/params.h"
 #include "support.h"
 
 #define NET8 "network.k=8", "router.vcs=3", "router.buf_flits=4", "routing.dateline=cumulative", \
@@ -292,6 +294,52 @@ static void share_key_is_the_old_text_key(void **state)
     saturn_config_free(base);
 }
 
+/* The shared runs read which keys may differ from the controllers
+ * (ctl_ops.follow_keys, share_as): every controller that follows names
+ * registered keys, one read as another has the same keys, and a
+ * configuration differing only in one of them shares the key while one
+ * differing in a key outside them does not. */
+static void follow_keys_come_from_the_controller(void **state)
+{
+    (void)state;
+    const struct saturn_param *mp = saturn_param_at((size_t)params_index("control.model"));
+    size_t following = 0;
+    for (const char *const *m = mp->choices; *m; m++) {
+        const struct ctl_ops *ops = ctl_find(*m);
+        assert_non_null(ops);
+        if (!ops->follow) {
+            assert_null(ops->follow_keys);
+            continue;
+        }
+        following++;
+        assert_non_null(ops->follow_keys);
+        if (ops->share_as) {
+            const struct ctl_ops *as = ctl_find(ops->share_as);
+            assert_non_null(as);
+            assert_ptr_equal(as->follow_keys, ops->follow_keys);
+        }
+        char mk[64];
+        snprintf(mk, sizeof mk, "control.model=%s", *m);
+        struct saturn_config *a = test_config((const char *const[]){NET8, mk, NULL});
+        for (const char *const *k = ops->follow_keys; *k; k++) {
+            assert_true(params_index(*k) >= 0);
+            struct saturn_config *b = saturn_config_clone(a);
+            struct saturn_error err = {0};
+            assert_int_equal(saturn_config_set(b, *k, "7", "t.ini", 1, &err), SATURN_OK);
+            assert_true(saturn_share_key(a) == saturn_share_key(b));
+            assert_true(saturn_share_same(a, b));
+            saturn_config_free(b);
+        }
+        struct saturn_config *c = saturn_config_clone(a);
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_config_set(c, "entropy.tg", "3", "t.ini", 1, &err), SATURN_OK);
+        assert_false(saturn_share_same(a, c));
+        saturn_config_free(c);
+        saturn_config_free(a);
+    }
+    assert_int_equal(following, 4); /* base, hyst, gt.x, gt.a */
+}
+
 /* A cut-off stops a collective that has not finished by then: its
  * duration is then a lower bound, above the cut-off; one that finishes in
  * time is exact. Followers keep the run going until their own cut-offs. */
@@ -442,6 +490,7 @@ int main(void)
         cmocka_unit_test(many_followers_across_words),
         cmocka_unit_test(other_keys_never_share),
         cmocka_unit_test(share_key_is_the_old_text_key),
+        cmocka_unit_test(follow_keys_come_from_the_controller),
         cmocka_unit_test(cutoffs_bound_the_duration),
         cmocka_unit_test(cutoffs_stop_hopeless_runs_at_once),
         cmocka_unit_test(collective_bound_holds_and_is_tighter),

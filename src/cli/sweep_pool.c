@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "cli/sweep_pool.h"
+#include "control/control.h"
 #include "saturn/saturn.h"
 
 struct shared {
@@ -22,13 +23,19 @@ struct shared {
 
 /* ---- units: points that may share simulations ---- */
 
-static const char *const threshold_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff",
-                                             "entropy.rn"};
-
-static bool can_follow(const char *model)
+/* The controller of a point that can share runs (ctl_ops.follow), or NULL. */
+static const struct ctl_ops *follower_ops(const char *model)
 {
-    return !strcmp(model, "base") || !strcmp(model, "hyst") || !strcmp(model, "gt.x") ||
-           !strcmp(model, "gt.a");
+    const struct ctl_ops *ops = model ? ctl_find(model) : NULL;
+    return ops && ops->follow && ops->follow_keys ? ops : NULL;
+}
+
+static bool is_follow_key(const struct ctl_ops *ops, const char *key)
+{
+    for (const char *const *k = ops->follow_keys; *k; k++)
+        if (!strcmp(*k, key))
+            return true;
+    return false;
 }
 
 struct keyed {
@@ -68,22 +75,26 @@ int sweep_units(const struct saturn_sweep *sw, const size_t *todo, size_t ntodo,
         return SATURN_ENOMEM;
     }
     long model = -1;
-    for (size_t c = 0; c < sw->nkeys; c++) {
-        for (size_t t = 0; t < sizeof threshold_keys / sizeof *threshold_keys; t++)
-            skip[c] |= !strcmp(sw->keys[c], threshold_keys[t]);
+    for (size_t c = 0; c < sw->nkeys; c++)
         if (!strcmp(sw->keys[c], "control.model"))
             model = (long)c;
-    }
     const char *base_model = saturn_config_str(sw->base, "control.model");
+    const struct ctl_ops *skip_ops = NULL; /* whose follow_keys skip[] marks */
     for (size_t i = 0; i < ntodo; i++) {
         k[i].point = todo[i];
         saturn_sweep_point_values(sw, todo[i], v);
         const char *m = model >= 0 && v[model] ? v[model] : base_model;
-        if (!share || !can_follow(m)) {
+        const struct ctl_ops *ops = share ? follower_ops(m) : NULL;
+        if (!ops) {
             k[i].key = 0; /* alone: made unique below */
             continue;
         }
-        uint64_t h = fnv(1469598103934665603ull, !strcmp(m, "base") ? "hyst" : m);
+        if (ops != skip_ops) {
+            for (size_t c = 0; c < sw->nkeys; c++)
+                skip[c] = is_follow_key(ops, sw->keys[c]);
+            skip_ops = ops;
+        }
+        uint64_t h = fnv(1469598103934665603ull, ops->share_as ? ops->share_as : ops->name);
         for (size_t c = 0; c < sw->nkeys; c++)
             if (!skip[c] && (long)c != model)
                 h = fnv(h, v[c] ? v[c] : "");

@@ -45,6 +45,13 @@ struct ctl_ops {
      * it detaches at its first differing decision. */
     int (*follow)(void *state, const struct saturn_config *const *cfgs, size_t n,
                   const struct net *net, struct saturn_error *err);
+    /* With follow: the keys (NULL-terminated) in which a follower may differ
+     * from the run it follows, and the policy name the shared runs' key reads
+     * this one as (NULL: its own; policies read as one name must have the
+     * same follow_keys). The shared runs (src/experiment/share.c) and the
+     * sweep's units (src/cli/sweep_pool.c) read both from here. */
+    const char *const *follow_keys;
+    const char *share_as;
     /* After the run: follower i still attached (true), or the cycle it left. */
     bool (*attached)(const void *state, size_t i, uint64_t *left);
     void (*free)(void *state);

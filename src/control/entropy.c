@@ -323,6 +323,11 @@ static int thresholds_build(struct thresholds *t, const double *x, size_t n, siz
     return SATURN_OK;
 }
 
+/* The keys in which a follower may differ (ctl_ops.follow_keys), in the
+ * order threshold_keys_find reads them. */
+static const char *const follow_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff",
+                                          "entropy.rn", NULL};
+
 /* The registry indices of the keys a follower's thresholds are read from:
  * looked up once for all the followers (a lookup by name walks the registry). */
 struct threshold_keys {
@@ -331,9 +336,9 @@ struct threshold_keys {
 
 static bool threshold_keys_find(struct threshold_keys *k)
 {
-    long i[5] = {params_index("control.model"), params_index("entropy.rth"),
-                 params_index("entropy.ron"), params_index("entropy.roff"),
-                 params_index("entropy.rn")};
+    long i[5] = {params_index("control.model")};
+    for (int j = 0; j < 4; j++)
+        i[j + 1] = params_index(follow_keys[j]);
     for (int j = 0; j < 5; j++)
         if (i[j] < 0)
             return false;
@@ -426,7 +431,8 @@ static void entropy_free(void *state)
     free(e);
 }
 
-#define ENTROPY_OPS(var, str, initfn)                                                          \
+/* base(Rth, Rn) is hyst(Rth, Rth, Rn): the shared runs' key reads base as hyst. */
+#define ENTROPY_OPS(var, str, initfn, as)                                                      \
     const struct ctl_ops var = {.name = str,                                                   \
                                 .init = initfn,                                                \
                                 .observe = entropy_observe,                                    \
@@ -436,9 +442,11 @@ static void entropy_free(void *state)
                                 .report = entropy_report,                                      \
                                 .follow = entropy_follow,                                      \
                                 .attached = entropy_attached,                                  \
+                                .follow_keys = follow_keys,                                    \
+                                .share_as = as,                                                \
                                 .free = entropy_free}
 
-ENTROPY_OPS(ctl_base, "base", init_base);
-ENTROPY_OPS(ctl_hyst, "hyst", init_hyst);
-ENTROPY_OPS(ctl_gtx, "gt.x", init_gtx);
-ENTROPY_OPS(ctl_gta, "gt.a", init_gta);
+ENTROPY_OPS(ctl_base, "base", init_base, "hyst");
+ENTROPY_OPS(ctl_hyst, "hyst", init_hyst, NULL);
+ENTROPY_OPS(ctl_gtx, "gt.x", init_gtx, NULL);
+ENTROPY_OPS(ctl_gta, "gt.a", init_gta, NULL);

@@ -9,79 +9,90 @@
  * the leader's, bit for bit. The detached ones are run again the same way,
  * until none is left: one simulation per distinct run.
  *
- * Which keys may differ: entropy.rth, entropy.ron, entropy.roff and
- * entropy.rn, with base(Rth, Rn) taken as hyst(Rth, Rth, Rn) (the same
- * rule, src/control/entropy.c). Everything else, the guard time and the
- * way sums travel included, must be equal. */
+ * Which keys may differ: the controller's follow_keys (entropy throttling:
+ * entropy.rth, entropy.ron, entropy.roff and entropy.rn), its name read as
+ * its share_as (base(Rth, Rn) as hyst(Rth, Rth, Rn), the same rule:
+ * src/control/entropy.c). Everything else, the guard time and the way sums
+ * travel included, must be equal. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "control/control.h"
 #include "core/params.h"
 #include "experiment/sim.h"
 
-static const char *const threshold_keys[] = {"entropy.rth", "entropy.ron", "entropy.roff",
-                                             "entropy.rn"};
+enum { FOLLOW_KEYS_MAX = 16 };
 
-/* The registry indices the key needs, looked up once for many configurations. */
+/* What the key of configurations of one controller needs: registry indices
+ * looked up once for many configurations. */
 struct key_spec {
-    size_t np;     /* saturn_param_count() */
-    size_t model;  /* control.model */
-    size_t thr[4]; /* threshold_keys */
+    size_t np;                     /* saturn_param_count() */
+    size_t model;                  /* control.model */
+    const char *as;                /* the controller's name as the key reads it */
+    size_t thr[FOLLOW_KEYS_MAX];   /* its follow_keys */
+    size_t nthr;
 };
 
-static bool key_spec_find(struct key_spec *k)
+/* The key's spec for c's controller; false when that controller cannot
+ * follow (its configurations run alone). */
+static bool key_spec_find(struct key_spec *k, const struct saturn_config *c)
 {
     long m = params_index("control.model");
+    if (m < 0)
+        return false;
+    const struct ctl_ops *ops = ctl_find(config_str_at(c, (size_t)m));
+    if (!ops || !ops->follow || !ops->follow_keys)
+        return false;
     k->np = saturn_param_count();
     k->model = (size_t)m;
-    for (size_t t = 0; t < 4; t++) {
-        long i = params_index(threshold_keys[t]);
-        if (i < 0)
+    k->as = ops->share_as ? ops->share_as : ops->name;
+    k->nthr = 0;
+    for (const char *const *key = ops->follow_keys; *key; key++) {
+        long i = params_index(*key);
+        if (i < 0 || k->nthr == FOLLOW_KEYS_MAX)
             return false;
-        k->thr[t] = (size_t)i;
+        k->thr[k->nthr++] = (size_t)i;
     }
-    return m >= 0;
+    return true;
 }
 
 static bool is_threshold(const struct key_spec *k, size_t i)
 {
-    return i == k->thr[0] || i == k->thr[1] || i == k->thr[2] || i == k->thr[3];
+    for (size_t t = 0; t < k->nthr; t++)
+        if (i == k->thr[t])
+            return true;
+    return false;
 }
 
-static bool follows(const char *model)
-{
-    return !strcmp(model, "base") || !strcmp(model, "hyst") || !strcmp(model, "gt.x") ||
-           !strcmp(model, "gt.a");
-}
-
-/* Parameter i's value as the key reads it: base as hyst. */
+/* Parameter i's value as the key reads it: the controller as its share_as. */
 static const char *key_value(const struct saturn_config *c, const struct key_spec *k, size_t i)
 {
-    const char *v = config_str_at(c, i);
-    return i == k->model && !strcmp(v, "base") ? "hyst" : v;
+    if (i != k->model)
+        return config_str_at(c, i);
+    const struct ctl_ops *ops = ctl_find(config_str_at(c, i));
+    return ops && ops->share_as ? ops->share_as : config_str_at(c, i);
 }
 
-/* A hash of every value but the thresholds, base as hyst; 0 when the
- * controller cannot follow. Configurations that may share a run have the
- * same hash; same_key tells whether they do (a hash says nothing alone). */
+/* A hash of every value but the thresholds, the controller as its share_as
+ * (k is c's spec). Configurations that may share a run have the same hash;
+ * same_key tells whether they do (a hash says nothing alone). */
 static uint64_t key_hash(const struct saturn_config *c, const struct key_spec *k)
 {
-    if (!follows(config_str_at(c, k->model)))
-        return 0;
     uint64_t h = 1469598103934665603ull; /* FNV-1a, 0x1f after each value */
     for (size_t i = 0; i < k->np; i++) {
         if (is_threshold(k, i))
             continue;
-        for (const char *p = key_value(c, k, i); *p; p++)
+        for (const char *p = i == k->model ? k->as : config_str_at(c, i); *p; p++)
             h = (h ^ (unsigned char)*p) * 1099511628211ull;
         h = (h ^ 0x1f) * 1099511628211ull;
     }
     return h ? h : 1;
 }
 
-/* Whether a and b (both with a nonzero key_hash) have every value but the
- * thresholds equal, base as hyst: their runs are one until a gate decision. */
+/* Whether a and b (a's spec k) have every value but the thresholds equal,
+ * the controllers read as their share_as (controllers read as one name have
+ * the same follow_keys): their runs are one until a gate decision. */
 static bool same_key(const struct saturn_config *a, const struct saturn_config *b,
                      const struct key_spec *k)
 {
@@ -94,14 +105,13 @@ static bool same_key(const struct saturn_config *a, const struct saturn_config *
 uint64_t saturn_share_key(const struct saturn_config *c)
 {
     struct key_spec k;
-    return key_spec_find(&k) ? key_hash(c, &k) : 0;
+    return key_spec_find(&k, c) ? key_hash(c, &k) : 0;
 }
 
 bool saturn_share_same(const struct saturn_config *a, const struct saturn_config *b)
 {
-    struct key_spec k;
-    return key_spec_find(&k) && follows(config_str_at(a, k.model)) &&
-           follows(config_str_at(b, k.model)) && same_key(a, b, &k);
+    struct key_spec ka, kb;
+    return key_spec_find(&ka, a) && key_spec_find(&kb, b) && same_key(a, b, &ka);
 }
 
 /* One leader with its followers; the detached ones are left in *rest. */
@@ -156,16 +166,15 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
     if (!st)
         st = &local;
     memset(st, 0, sizeof *st);
-    struct key_spec ks;
-    bool have_keys = key_spec_find(&ks);
+    struct key_spec *ks = malloc((n ? n : 1) * sizeof *ks);
     uint64_t *keys = calloc(n ? n : 1, sizeof *keys);
     size_t *idx = malloc((n ? n : 1) * sizeof *idx), *rest = malloc((n ? n : 1) * sizeof *rest);
     const struct saturn_config **fcfg = malloc((n ? n : 1) * sizeof *fcfg);
     uint64_t *fcut = malloc((n ? n : 1) * sizeof *fcut);
     bool *done = calloc(n ? n : 1, sizeof *done);
-    int rc = keys && idx && rest && fcfg && fcut && done ? SATURN_OK : SATURN_ENOMEM;
+    int rc = ks && keys && idx && rest && fcfg && fcut && done ? SATURN_OK : SATURN_ENOMEM;
     for (size_t i = 0; !rc && i < n; i++)
-        keys[i] = have_keys ? key_hash(cfgs[i], &ks) : 0; /* 0: runs alone */
+        keys[i] = key_spec_find(&ks[i], cfgs[i]) ? key_hash(cfgs[i], &ks[i]) : 0; /* 0: alone */
     /* classes of equal keys, in order of their first configuration */
     for (size_t i = 0; !rc && i < n; i++) {
         if (done[i])
@@ -173,7 +182,7 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
         size_t m = 0;
         for (size_t j = i; j < n; j++)
             if (!done[j] && (j == i || (keys[i] && keys[j] == keys[i] &&
-                                        same_key(cfgs[i], cfgs[j], &ks)))) {
+                                        same_key(cfgs[i], cfgs[j], &ks[i])))) {
                 idx[m++] = j;
                 done[j] = true;
             }
@@ -186,6 +195,7 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
     }
     if (rc == SATURN_ENOMEM && !err->code)
         saturn_error_set(err, rc, "out of memory");
+    free(ks);
     free(keys);
     free(idx);
     free(rest);
