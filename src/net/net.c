@@ -284,6 +284,10 @@ static int build_ports(struct net *n)
             in->kind = PORT_NET;
             in->up = r * (uint32_t)n->P + (uint32_t)p;
         }
+    n->bounded = true;
+    for (size_t i = 0; i < nports; i++)
+        if (n->ports[i].kind != PORT_NONE && n->ports[i].cap == 0)
+            n->bounded = false;
     return SATURN_OK;
 }
 
@@ -1215,7 +1219,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    const bool mob_all = n->mob_ports == (n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1);
+    const bool mob_all = n->mob_ports == net_all_ports(n);
     if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
                    : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
         moved = true;

@@ -274,6 +274,9 @@ struct net {
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
                                from t + 2 */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
+    bool bounded;           /* every input port in use has bounded buffers (cap != 0): no
+                               output is unlimited but the ejection ports (the torus's
+                               loop, router.c, tests neither) */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
     struct net_hook { const struct net_hook_ops *ops; void *state; } hooks[NET_MAX_HOOKS];
