@@ -1098,7 +1098,8 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
             if (keep_wait)
                 rwait[r] |= 1ULL << p;
         }
-        rocc[r]++;
+        if (keep_wait) /* n->rocc: with output buffers only */
+            rocc[r]++;
         router_active[r >> 6] |= 1ULL << (r & 63);
     }
     aq->n = 0;
@@ -1194,7 +1195,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
                     n->rwait[r] |= 1ULL << p;
                 }
                 rports[r] |= 1ULL << p;
-                rocc[r]++;
+                if (n->obuf_on)
+                    rocc[r]++;
                 router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
             }

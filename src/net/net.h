@@ -343,7 +343,10 @@ struct net {
     bool mid_phase;          /* this cycle has serial work between arrivals and routers */
 
     uint64_t *router_active; /* bitmap */
-    uint32_t *rocc;          /* flits held by each router */
+    uint32_t *rocc;          /* with output buffers (obuf_on) only: flits held by each router
+                                (input VCs, the crossbar, output buffers); without them
+                                n->rports says whether a router holds flits
+                                (net_router_holds) and rocc stays 0 */
     uint64_t *rports;        /* per router: input ports holding flits */
     uint64_t *rwait;         /* with output buffers (obuf_on), per router: input ports
                                 that may hold a waiting head (VCs with flits and no output

@@ -265,7 +265,8 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     }
-    n->rocc[r]--;
+    if (OBUF_ON(n, M)) /* n->rocc: with output buffers only */
+        n->rocc[r]--;
     w->flit_hops++;
     op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
@@ -289,7 +290,8 @@ static void meta_xfer(struct net *n, struct net_part *w, uint32_t r, int p)
         o->credits--;
     net_push_event(n, w, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_part,
                    op->far_in, (uint32_t)v, f);
-    n->rocc[r]--;
+    if (n->obuf_on)
+        n->rocc[r]--;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         iv->state = IVC_IDLE;
@@ -352,7 +354,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
-        n->rocc[r]--;
+        if (OBUF_ON(n, M))
+            n->rocc[r]--;
         /* No delay: this cycle's events are spent; the sink takes it after
          * the routers, in router order (partition by partition). */
         net_push_event(n, w, n->now + delay, EV_SINK, n->nparts, node, 0, f);
@@ -1320,7 +1323,6 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     }
     if (op->kind == PORT_LOCAL) {
-        n->rocc[r]--;
         net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
                        0, f);
     } else {
@@ -1587,7 +1589,9 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
             step_router(n, w, r, step, inlined, rmob);
-            if (n->rocc[r] == 0)
+            if (inlined == 2 ? n->rocc[r] == 0
+                : inlined    ? n->rports[r] == 0
+                             : !net_router_holds(n, r))
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }
     }
