@@ -271,6 +271,27 @@ bool net_audit(struct net *n)
                      r, nv, n->rnvc[r]);
             ok = audit_fail(n, msg);
         }
+        /* a router whose input ports hold flits is stepped (without output
+         * buffers the routers' loop drops it once they hold none), and
+         * n->rocc is kept only with output buffers */
+        uint64_t in = 0;
+        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
+            if (n->ports[(size_t)r * n->P + p].nonempty)
+                in |= 1ULL << p;
+        if (in != n->rports[r]) {
+            snprintf(msg, sizeof msg, "router %u: input ports holding flits %#llx, rports says %#llx",
+                     r, (unsigned long long)in, (unsigned long long)n->rports[r]);
+            ok = audit_fail(n, msg);
+        }
+        if (n->rports[r] && !((n->router_active[r >> 6] >> (r & 63)) & 1)) {
+            snprintf(msg, sizeof msg, "router %u: input ports %#llx hold flits, not active", r,
+                     (unsigned long long)n->rports[r]);
+            ok = audit_fail(n, msg);
+        }
+        if (!n->obuf_on && n->rocc[r]) {
+            snprintf(msg, sizeof msg, "router %u: rocc %u without output buffers", r, n->rocc[r]);
+            ok = audit_fail(n, msg);
+        }
     }
     free(flow);
     free(nodeflow);

@@ -1097,10 +1097,13 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
             rports[r] |= 1ULL << p;
             if (keep_wait)
                 rwait[r] |= 1ULL << p;
+            else /* without output buffers a router whose ports hold flits is active */
+                router_active[r >> 6] |= 1ULL << (r & 63);
         }
-        if (keep_wait) /* n->rocc: with output buffers only */
+        if (keep_wait) { /* n->rocc: with output buffers only */
             rocc[r]++;
-        router_active[r >> 6] |= 1ULL << (r & 63);
+            router_active[r >> 6] |= 1ULL << (r & 63);
+        }
     }
     aq->n = 0;
     return true;

@@ -1307,8 +1307,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     /* net_ivc_pop */
     const flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
-    const uint64_t pbit = 1ULL << p;
-    const bool mob = tor || (n->mob_ports & pbit);
+    const uint64_t pbit = 1ULL << p, mob = tor ? pbit : n->mob_ports & pbit;
     struct port *in = &ports[p];
     if (--iv->count == 0) {
         if (mob)
@@ -1337,6 +1336,9 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         w->last_move = now;
     if (mob)
         w->cyc_na++;
+    /* the switch's round-robin pointers move past the winner (every caller's) */
+    in->sa_in_rr = rr_past(v);
+    op->sa_out_rr = rr_past(p);
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_hp[r]) { /* heads noted hopeless: those that failed for it may win it */
@@ -1398,11 +1400,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
-            const int op = ivcs[p * V + v].out_port;
             w->last_move = n->now;
             xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor);
-            ports[p].sa_in_rr = rr_past(v);
-            ports[op].sa_out_rr = rr_past(p);
         }
         return;
     }
@@ -1456,10 +1455,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         /* every output asked by one input: each wins, served in the order
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
-            const int p = __builtin_ctzll(im), op = osel[p], v = vsel[p];
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor);
-            ports[p].sa_in_rr = rr_past(v);
-            ports[op].sa_out_rr = rr_past(p);
+            const int p = __builtin_ctzll(im);
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
         }
         return;
     }
@@ -1481,10 +1478,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        const int v = vsel[p];
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor);
-        ports[p].sa_in_rr = rr_past(v);
-        ports[op].sa_out_rr = rr_past(p);
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
     }
 }
 
