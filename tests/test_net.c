@@ -643,6 +643,45 @@ static void one_port_fast_cycle_same(void **state)
     }
 }
 
+/* The torus's loop has an instance for networks whose buffers are all
+ * bounded and whose every port counts in the mobility (run_plain1_tor: no
+ * test of a port's capacity, an output's unlimited room or the mobility's
+ * ports a crossing), and without output buffers no router counts its
+ * flits (n->rocc): the routers' loop drops a router once its input ports
+ * hold none (n->rports). Each case runs by the speedup-1 cycle and by
+ * router_step_any, with the audit every cycle (it checks rports, that a
+ * router holding flits is active and rocc stays 0): the same results. The
+ * cases: that instance (uniform, torn with 2-flit packets on two
+ * threads), the other (entropy.buffers = network), unlimited buffers. */
+static void bounded_fast_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {"network.k=8",        "router.vcs=4",
+                                "steady.warmup=300",  "steady.measure=600",
+                                "steady.drain_max=600", "sim.check_invariants=true"};
+    const char *const cases[][6] = {
+        {"traffic.flit_rate=0.3", NULL},
+        {"traffic.flit_rate=0.4", "traffic.pattern=torn", "traffic.packet_length=2",
+         "sim.threads=2", NULL},
+        {"traffic.flit_rate=0.3", "entropy.buffers=network", NULL},
+        {"traffic.flit_rate=0.3", "router.buf_flits=0", NULL},
+    };
+    const bool tor[] = {true, true, false, false};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        const struct net *n = &sf->net;
+        assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
+        assert_false(router_keeps_ready(&sa->net));
+        assert_int_equal(n->bounded && n->mob_ports == net_all_ports(n), tor[k]);
+        assert_int_equal(n->bounded, k != 3);
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
 /* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
  * router: VCT, speedup 2, a routing delay) against router_step_any on the
  * same runs: its VC allocation looks only at the ports that may hold a
@@ -697,6 +736,7 @@ int main(void)
         cmocka_unit_test(obuf_fast_cycle_same),
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
+        cmocka_unit_test(bounded_fast_cycle_same),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

@@ -16,6 +16,25 @@ static bool audit_fail(struct net *n, const char *msg)
     return false;
 }
 
+/* Router r's ports whose output buffers (out) or input VCs hold flits
+ * are the mask the router keeps for them (robuf, rports). */
+static bool ports_mask_ok(struct net *n, uint32_t r, bool out, uint64_t kept)
+{
+    uint64_t m = 0;
+    for (uint32_t p = 0; p < (uint32_t)n->P; p++) {
+        const struct port *pt = &n->ports[(size_t)r * n->P + p];
+        if (out ? pt->ob_nonempty : pt->nonempty)
+            m |= 1ULL << p;
+    }
+    if (m == kept)
+        return true;
+    char msg[160];
+    snprintf(msg, sizeof msg, "router %u: %s ports holding flits %#llx, %s says %#llx", r,
+             out ? "output" : "input", (unsigned long long)m, out ? "robuf" : "rports",
+             (unsigned long long)kept);
+    return audit_fail(n, msg);
+}
+
 /* Flits in buffers and in flight equal injected - ejected (meta flits,
  * VC Vd, apart: they equal the meta counter); for every
  * finite buffer, credits upstream + flits on the way + flits held +
@@ -253,15 +272,7 @@ bool net_audit(struct net *n)
         }
     }
     for (uint32_t r = 0; ok && r < n->topo.routers; r++) { /* mobility's running count */
-        uint64_t ob = 0;
-        for (uint32_t p = 0; p < (uint32_t)n->P; p++)
-            if (n->ports[(size_t)r * n->P + p].ob_nonempty)
-                ob |= 1ULL << p;
-        if (ob != n->robuf[r]) {
-            snprintf(msg, sizeof msg, "router %u: output ports holding flits %#llx, robuf says %#llx",
-                     r, (unsigned long long)ob, (unsigned long long)n->robuf[r]);
-            ok = audit_fail(n, msg);
-        }
+        ok = ports_mask_ok(n, r, true, n->robuf[r]) && ok;
         uint32_t nv = 0;
         for (uint32_t p = 0; p < (uint32_t)n->P; p++)
             for (uint32_t v = 0; v < V; v++)
@@ -269,6 +280,19 @@ bool net_audit(struct net *n)
         if (nv != n->rnvc[r]) {
             snprintf(msg, sizeof msg, "router %u: %u counted input VCs hold flits, rnvc says %u",
                      r, nv, n->rnvc[r]);
+            ok = audit_fail(n, msg);
+        }
+        /* a router whose input ports hold flits is stepped (without output
+         * buffers the routers' loop drops it once they hold none), and
+         * n->rocc is kept only with output buffers */
+        ok = ports_mask_ok(n, r, false, n->rports[r]) && ok;
+        if (n->rports[r] && !((n->router_active[r >> 6] >> (r & 63)) & 1)) {
+            snprintf(msg, sizeof msg, "router %u: input ports %#llx hold flits, not active", r,
+                     (unsigned long long)n->rports[r]);
+            ok = audit_fail(n, msg);
+        }
+        if (!n->obuf_on && n->rocc[r]) {
+            snprintf(msg, sizeof msg, "router %u: rocc %u without output buffers", r, n->rocc[r]);
             ok = audit_fail(n, msg);
         }
     }

@@ -37,7 +37,8 @@ flit_t net_hook_pop(struct net *n, uint32_t r, int p, int v)
 {
     struct ivc *iv = &n->ivcs[((size_t)r * n->P + (size_t)p) * n->V + v];
     flit_t f = net_ivc_pop(n, net_serial_part(n), r, p, v);
-    n->rocc[r]--;
+    if (n->obuf_on)
+        n->rocc[r]--;
     if ((f.flags & FLIT_TAIL) && iv->state == IVC_RECOVER) /* a seized VC: free with its tail */
         iv->state = IVC_IDLE;
     return f;
@@ -90,7 +91,8 @@ bool net_hook_put_side(struct net *n, uint32_t r, flit_t f)
     n->ports[gp].nonempty |= n->meta_bit;
     n->rports[r] |= 1ULL << p;
     n->rwait[r] |= 1ULL << p;
-    n->rocc[r]++;
+    if (n->obuf_on)
+        n->rocc[r]++;
     n->router_active[r >> 6] |= 1ULL << (r & 63);
     n->meta_in_net++;
     if (n->buf_cap)

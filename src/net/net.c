@@ -284,6 +284,10 @@ static int build_ports(struct net *n)
             in->kind = PORT_NET;
             in->up = r * (uint32_t)n->P + (uint32_t)p;
         }
+    n->bounded = true;
+    for (size_t i = 0; i < nports; i++)
+        if (n->ports[i].kind != PORT_NONE && n->ports[i].cap == 0)
+            n->bounded = false;
     return SATURN_OK;
 }
 
@@ -1093,9 +1097,13 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
             rports[r] |= 1ULL << p;
             if (keep_wait)
                 rwait[r] |= 1ULL << p;
+            else /* without output buffers a router whose ports hold flits is active */
+                router_active[r >> 6] |= 1ULL << (r & 63);
         }
-        rocc[r]++;
-        router_active[r >> 6] |= 1ULL << (r & 63);
+        if (keep_wait) { /* n->rocc: with output buffers only */
+            rocc[r]++;
+            router_active[r >> 6] |= 1ULL << (r & 63);
+        }
     }
     aq->n = 0;
     return true;
@@ -1190,7 +1198,8 @@ void net_part_deliver(struct net *n, struct net_part *w)
                     n->rwait[r] |= 1ULL << p;
                 }
                 rports[r] |= 1ULL << p;
-                rocc[r]++;
+                if (n->obuf_on)
+                    rocc[r]++;
                 router_active[r >> 6] |= 1ULL << (r & 63);
                 break;
             }
@@ -1215,7 +1224,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
         }
         q->n = 0;
     }
-    const bool mob_all = n->mob_ports == (n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1);
+    const bool mob_all = n->mob_ports == net_all_ports(n);
     if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
                    : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
         moved = true;

@@ -274,6 +274,9 @@ struct net {
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
                                from t + 2 */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */
+    bool bounded;           /* every input port in use has bounded buffers (cap != 0): no
+                               output is unlimited but the ejection ports (the torus's
+                               loop, router.c, tests neither) */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
     struct net_hook { const struct net_hook_ops *ops; void *state; } hooks[NET_MAX_HOOKS];
@@ -340,7 +343,10 @@ struct net {
     bool mid_phase;          /* this cycle has serial work between arrivals and routers */
 
     uint64_t *router_active; /* bitmap */
-    uint32_t *rocc;          /* flits held by each router */
+    uint32_t *rocc;          /* with output buffers (obuf_on) only: flits held by each router
+                                (input VCs, the crossbar, output buffers); without them
+                                n->rports says whether a router holds flits
+                                (net_router_holds) and rocc stays 0 */
     uint64_t *rports;        /* per router: input ports holding flits */
     uint64_t *rwait;         /* with output buffers (obuf_on), per router: input ports
                                 that may hold a waiting head (VCs with flits and no output

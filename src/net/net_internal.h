@@ -44,6 +44,19 @@ static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t w
 {
     net_creditq_push(&w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
 }
+/* Whether router r holds flits: in its input VCs (n->rports) or, with
+ * output buffers, in those or on their way into them (n->rocc, kept only
+ * then). */
+static inline bool net_router_holds(const struct net *n, uint32_t r)
+{
+    return n->obuf_on ? n->rocc[r] != 0 : n->rports[r] != 0;
+}
+/* Every port of a router (as a mask of ports): mob_ports is this when
+ * mobility counts every port's buffers (entropy.buffers = all). */
+static inline uint64_t net_all_ports(const struct net *n)
+{
+    return n->P >= 64 ? ~0ULL : (1ULL << n->P) - 1;
+}
 /* Does mobility count input VC (p, v) of a router (net.h, rnvc)? */
 static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
 {

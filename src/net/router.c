@@ -251,9 +251,10 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
  * reaches the next router after delay cycles. */
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
-                   struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M)
+                   struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M,
+                   const bool bnd)
 {
-    if (op->out_unlimited) {
+    if (!bnd && op->out_unlimited) { /* bnd: every buffer bounded (n->bounded) */
         net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     } else {
         o->credits--;
@@ -264,7 +265,8 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     }
-    n->rocc[r]--;
+    if (OBUF_ON(n, M)) /* n->rocc: with output buffers only */
+        n->rocc[r]--;
     w->flit_hops++;
     op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
@@ -288,7 +290,8 @@ static void meta_xfer(struct net *n, struct net_part *w, uint32_t r, int p)
         o->credits--;
     net_push_event(n, w, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_part,
                    op->far_in, (uint32_t)v, f);
-    n->rocc[r]--;
+    if (n->obuf_on)
+        n->rocc[r]--;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         iv->state = IVC_IDLE;
@@ -351,7 +354,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     }
     if (op->kind == PORT_LOCAL) {
         uint32_t node = op->up, delay = n->xbar_delay + n->eject_latency;
-        n->rocc[r]--;
+        if (OBUF_ON(n, M))
+            n->rocc[r]--;
         /* No delay: this cycle's events are spent; the sink takes it after
          * the routers, in router order (partition by partition). */
         net_push_event(n, w, n->now + delay, EV_SINK, n->nparts, node, 0, f);
@@ -377,7 +381,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -461,7 +465,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             o->ob_space++;
     }
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -1290,7 +1294,7 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * (record_link, without a chart: a chart runs RM_ANY). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
                      struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
-                     const bool xl, const bool lr)
+                     const bool xl, const bool lr, const bool tor)
 {
     const uint64_t now = n->now;
     struct ivc *iv = &ivcs[p * V + v];
@@ -1303,7 +1307,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     /* net_ivc_pop */
     const flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
-    const uint64_t pbit = 1ULL << p, mob = n->mob_ports & pbit;
+    const uint64_t pbit = 1ULL << p, mob = tor ? pbit : n->mob_ports & pbit;
     struct port *in = &ports[p];
     if (--iv->count == 0) {
         if (mob)
@@ -1311,22 +1315,30 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
         if (!(in->nonempty &= ~(1ULL << v)))
             n->rports[r] &= ~pbit;
     }
-    net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
+    if (tor) { /* net_ivc_credit_now, every buffer bounded */
+        const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
+        net_creditq_push(w->cq[pc.cls], pc.ctr + (uint32_t)v);
+    } else {
+        net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
+    }
     if (op->kind == PORT_LOCAL) {
-        n->rocc[r]--;
         net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
                        0, f);
     } else {
-        onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN);
+        onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
+                  tor);
         if (lr) /* onto_link's last step in RM_ANY */
             count_link(n, gop);
-        if (o->credits == 0 && !op->out_unlimited) /* out of room: not ready (n->vready) */
+        if (o->credits == 0 && (tor || !op->out_unlimited)) /* out of room: not ready (n->vready) */
             n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
     if (lr) /* (without link records: the caller's, once a router-cycle) */
         w->last_move = now;
     if (mob)
         w->cyc_na++;
+    /* the switch's round-robin pointers move past the winner (every caller's) */
+    in->sa_in_rr = rr_past(v);
+    op->sa_out_rr = rr_past(p);
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_hp[r]) { /* heads noted hopeless: those that failed for it may win it */
@@ -1356,7 +1368,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * inputs asking one output, input-port order. Without link records, a
  * router holding flits at one input port only sends them without the
  * requests. */
-HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr,
+                     const bool tor)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1387,11 +1400,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
-            const int op = ivcs[p * V + v].out_port;
             w->last_move = n->now;
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
-            ports[p].sa_in_rr = rr_past(v);
-            ports[op].sa_out_rr = rr_past(p);
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor);
         }
         return;
     }
@@ -1445,10 +1455,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         /* every output asked by one input: each wins, served in the order
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
-            const int p = __builtin_ctzll(im), op = osel[p], v = vsel[p];
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
-            ports[p].sa_in_rr = rr_past(v);
-            ports[op].sa_out_rr = rr_past(p);
+            const int p = __builtin_ctzll(im);
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
         }
         return;
     }
@@ -1470,23 +1478,20 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        const int v = vsel[p];
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr);
-        ports[p].sa_in_rr = rr_past(v);
-        ports[op].sa_out_rr = rr_past(p);
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
     }
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, false);
+    plain1_step(n, w, r, true, false, false);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, true);
+    plain1_step(n, w, r, true, true, false);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1550,8 +1555,8 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || inlined == 3 || inlined == 4)
-        plain1_step(n, w, r, inlined == 1, inlined == 4);
+    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
+        plain1_step(n, w, r, inlined == 1, inlined == 4, inlined == 5);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1578,7 +1583,9 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
             step_router(n, w, r, step, inlined, rmob);
-            if (n->rocc[r] == 0)
+            if (inlined == 2 ? n->rocc[r] == 0
+                : inlined    ? n->rports[r] == 0
+                             : !net_router_holds(n, r))
                 n->router_active[wd] &= ~(1ULL << (r & 63));
         }
     }
@@ -1594,6 +1601,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     }
 RUN_ROUTERS(run_plain1, 1, false)
 RUN_ROUTERS(run_plain1_nox, 3, false)
+RUN_ROUTERS(run_plain1_tor, 5, false)
 RUN_ROUTERS(run_plain_obuf, 2, false)
 RUN_ROUTERS(run_plain1_rec, 4, false)
 RUN_ROUTERS(run_plain1_rec_mob, 4, true)
@@ -1614,7 +1622,9 @@ void net_part_routers(struct net *n, struct net_part *w)
         run_plain1_rec(n, w);
     else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
-    else if (inlined == 3) /* the torus's */
+    else if (inlined == 3 && n->bounded && n->mob_ports == net_all_ports(n)) /* the torus's */
+        run_plain1_tor(n, w);
+    else if (inlined == 3)
         run_plain1_nox(n, w);
     else if (inlined == 1)
         run_plain1(n, w);

@@ -37,6 +37,7 @@
 #include <string.h>
 
 #include "route/disha_lane.h"
+#include "net/net_internal.h"
 
 static const char *const timeout_from_names[] = {"front", "routed", NULL};
 
@@ -299,7 +300,7 @@ static void lane_step(struct net *n, void *state)
         return;
     uint32_t r = rc->ring[rc->pos];
     int p, v;
-    if (n->rocc[r] && find_victim(n, rc, r, &p, &v)) {
+    if (net_router_holds(n, r) && find_victim(n, rc, r, &p, &v)) {
         const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
         struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
         rc->held = true;
