@@ -314,9 +314,13 @@ static int build_buffers(struct net *n)
         if (n->obuf_on && !n->obuf_unlimited && pt->kind == PORT_NET)
             ob_slab += oslot;
     }
-    if (slab && !(n->slab = malloc(slab * sizeof *n->slab)))
+    /* line-aligned, so that a ring of 8 or more slots starts a line (its
+     * first slots are the ones used again: net_ivc_take); not zeroed, so
+     * that pages of rings never written are never touched */
+    if (slab && !(n->slab = aligned_alloc(64, (slab * sizeof *n->slab + 63) & ~(size_t)63)))
         return SATURN_ENOMEM;
-    if (ob_slab && !(n->ob_slab = malloc(ob_slab * sizeof *n->ob_slab)))
+    if (ob_slab &&
+        !(n->ob_slab = aligned_alloc(64, (ob_slab * sizeof *n->ob_slab + 63) & ~(size_t)63)))
         return SATURN_ENOMEM;
     if (ob_slab && n->ob_credits && !(n->ob_up = malloc(ob_slab * sizeof *n->ob_up)))
         return SATURN_ENOMEM;

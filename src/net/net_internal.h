@@ -63,7 +63,12 @@ static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
     return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
 }
 /* Take the front flit of input VC (p, v) of router r out of its buffer
- * (its slot's credit is the caller's: net_ivc_credit). */
+ * (its slot's credit is the caller's: net_ivc_credit). A ring left empty,
+ * with nothing on its way to it, starts again at its first slot: the next
+ * packet is written into the line the last one used, which is likely in
+ * the cache, instead of the ring's next line, which on a network beyond
+ * the caches is not (a VC holding at most a packet at a time then keeps
+ * one line of its ring warm instead of cycling through all of them). */
 static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, uint32_t r, int p,
                                                                  int v)
 {
@@ -72,6 +77,8 @@ static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, 
     flit_t f = iv->buf[iv->head];
     iv->head = (iv->head + 1) & iv->mask;
     if (--iv->count == 0) {
+        if (!iv->pending)
+            iv->head = 0;
         if (net_mob_counted(n, (uint32_t)p, (uint32_t)v))
             n->rnvc[r]--;
         if (!(n->ports[gp].nonempty &= ~(1ULL << v)))

@@ -456,8 +456,9 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
     flit_t f = o->ob[o->ob_head];
     if (ANY(M) && n->ob_credits)
         obuf_credit_send(n, w, o);
-    o->ob_head = (o->ob_head + 1) & o->ob_mask;
-    if (--o->ob_count == 0 && !(op->ob_nonempty &= ~(1ULL << v)))
+    /* an emptied buffer starts again at its first slot (net_ivc_take) */
+    o->ob_head = --o->ob_count ? (o->ob_head + 1) & o->ob_mask : 0;
+    if (!o->ob_count && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
     if (!n->obuf_unlimited) {
         if (d)
