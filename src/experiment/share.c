@@ -24,8 +24,8 @@
 
 enum { FOLLOW_KEYS_MAX = 16 };
 
-/* What the key of configurations of one controller needs: registry indices
- * looked up once for many configurations. */
+/* What the key of a configuration's controller needs: registry indices
+ * looked up once per configuration, not once per value compared. */
 struct key_spec {
     size_t np;                     /* saturn_param_count() */
     size_t model;                  /* control.model */
