@@ -151,7 +151,7 @@ static void circuit_fast_path_same(void **state)
         struct gsum fast, general;
         assert_int_equal(gsum_init(&fast, GSUM_CIRCUIT, n), SATURN_OK);
         assert_int_equal(gsum_init(&general, GSUM_CIRCUIT, n), SATURN_OK);
-        assert_non_null(fast.near); /* the fast path is the one taken */
+        assert_non_null(fast.lag); /* the fast path is the one taken */
         memset(n->rstamp, 0, t->routers * sizeof *n->rstamp);
         for (uint64_t c = 0; c < 80; c++) {
             n->now = c;

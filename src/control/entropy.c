@@ -75,6 +75,11 @@ struct entropy {
     struct rng *rng;       /* gt.a: per node */
     uint32_t nthrottled;
     struct followers *fl;  /* NULL: none */
+    /* the circuit by lags (gsum by_lag): every router at one lag sees the
+     * same sums, so the rule is evaluated once a lag: per node its lag, and
+     * per lag the next throttle from off (bit 0) and from on (bit 1) */
+    uint32_t *node_lag;
+    uint8_t *next_by_lag;
 };
 
 static const char *const info_names[] = {"ideal", "circuit", "vcc", NULL};
@@ -137,6 +142,14 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
                                   "ideal on a %s", n->topo.name);
     if ((rc = gsum_init(&e->sums, mode, n)))
         return saturn_error_set(err, rc, "out of memory");
+    if (e->sums.lag) {
+        e->node_lag = malloc(n->nnodes * sizeof *e->node_lag);
+        e->next_by_lag = malloc((size_t)e->sums.lag_max + 1);
+        if (!e->node_lag || !e->next_by_lag)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        for (uint32_t i = 0; i < n->nnodes; i++)
+            e->node_lag[i] = e->sums.lag[topo_node_router(&n->topo, i)];
+    }
     e->on = calloc(n->nnodes, 1);
     e->guard_until = calloc(n->nnodes, sizeof *e->guard_until);
     if (!e->on || !e->guard_until)
@@ -213,13 +226,36 @@ static void entropy_observe(void *state, struct net *n)
     gsum_step(&e->sums, n);
     const double nr = (double)n->topo.routers;
     uint32_t count = 0;
+    bool follow = e->fl && e->fl->nlive;
+    if (e->sums.by_lag) { /* entropy_next_state once a lag (node_lag), read per node */
+        const struct gsum *g = &e->sums;
+        for (uint32_t l = 0; l <= g->lag_max; l++) {
+            struct gsum_pair s = g->hist[(g->now - l) & (g->ring - 1)];
+            double nv = (double)s.nv, na = (double)s.na;
+            e->next_by_lag[l] =
+                (uint8_t)(entropy_next_state(false, nv, na, nr, e->ron, e->roff, e->rn) |
+                          entropy_next_state(true, nv, na, nr, e->ron, e->roff, e->rn) << 1);
+        }
+        for (uint32_t i = 0; i < n->nnodes; i++) {
+            uint32_t l = e->node_lag[i];
+            bool on = (e->next_by_lag[l] >> e->on[i]) & 1;
+            e->on[i] = on;
+            count += on;
+            if (follow) {
+                struct gsum_pair s = g->hist[(g->now - l) & (g->ring - 1)];
+                follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, s.nv, s.na);
+            }
+        }
+        e->nthrottled = count;
+        return;
+    }
     for (uint32_t i = 0; i < n->nnodes; i++) {
         struct gsum_pair s = gsum_seen(&e->sums, topo_node_router(&n->topo, i));
         bool on = entropy_next_state(e->on[i], (double)s.nv, (double)s.na, nr,
                                      e->ron, e->roff, e->rn);
         e->on[i] = on;
         count += on;
-        if (e->fl && e->fl->nlive)
+        if (follow)
             follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, s.nv, s.na);
     }
     e->nthrottled = count;
@@ -426,6 +462,8 @@ static void entropy_free(void *state)
     followers_free(e->fl);
     gsum_free(&e->sums);
     free(e->on);
+    free(e->node_lag);
+    free(e->next_by_lag);
     free(e->guard_until);
     free(e->rng);
     free(e);

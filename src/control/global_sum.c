@@ -15,42 +15,39 @@ static bool in_stage(const struct topo *t, uint32_t r, int d)
     return true;
 }
 
-/* The circuit's fast path: each stage's members by their distance from
- * their line root (a counting sort, stable), nearest first in near and, less
- * the roots, farthest first in far. */
-static int order_hops(struct gsum *g, const struct topo *t)
+/* The circuit's fast path. Every value moves one hop a cycle on the same
+ * tree up and down, so router s's record of cycle t reaches the global root
+ * at t + lag(s) and router r sees the root's total of cycle u at u + lag(r),
+ * lag being the router's hops to the root (its depth in the tree). The
+ * root's totals are therefore made by adding each record into the total it
+ * will join, lag cycles ahead (pending), and each router reads the total of
+ * lag cycles ago (hist): the same integer sums as moving every register,
+ * with no work for the routers that have no record this cycle. */
+static int order_lags(struct gsum *g)
 {
-    size_t cells = (size_t)g->stages * g->routers;
-    g->near = malloc(cells * sizeof *g->near);
-    g->far = malloc(cells * sizeof *g->far);
-    if (!g->near || !g->far)
+    g->lag = calloc(g->routers, sizeof *g->lag);
+    if (!g->lag)
         return SATURN_ENOMEM;
-    for (int d = 0; d < g->stages; d++) {
-        int k = t->k[d], half = k / 2;
-        size_t *start = calloc((size_t)half + 2, sizeof *start);
-        if (!start)
-            return SATURN_ENOMEM;
-        const uint32_t *m = g->member + IDX(g, d, 0);
-        for (uint32_t j = 0; j < g->nmember[d]; j++) {
-            int c = topo_coord(t, m[j], d);
-            start[(c <= half ? c : k - c) + 1]++;
-        }
-        for (int x = 1; x <= half + 1; x++)
-            start[x] += start[x - 1];
-        struct gsum_hop *near = g->near + IDX(g, d, 0), *far = g->far + IDX(g, d, 0);
-        uint32_t nonroots = g->nmember[d] - g->nlroot[d];
-        for (uint32_t j = 0; j < g->nmember[d]; j++) {
-            int c = topo_coord(t, m[j], d), dist = c <= half ? c : k - c;
-            size_t i = IDX(g, d, m[j]), at = start[dist]++;
-            uint32_t p = g->parent[i];
-            near[at].i = (uint32_t)i;
-            near[at].to = (uint32_t)(p == NET_NONE ? cells * 2 : 2 * IDX(g, d, p) + g->slot[i]);
-            if (p != NET_NONE) /* the roots come first in near: at >= nlroot */
-                far[nonroots - 1 - (at - g->nlroot[d])] =
-                    (struct gsum_hop){(uint32_t)i, (uint32_t)IDX(g, d, p)};
-        }
-        free(start);
+    uint32_t most = 0;
+    for (uint32_t r = 0; r < g->routers; r++) {
+        uint32_t hops = 0, at = r;
+        for (int d = 0; d < g->stages; d++) /* up its stage-d line to the line root */
+            for (uint32_t p; (p = g->parent[IDX(g, d, at)]) != NET_NONE; at = p)
+                hops++;
+        g->lag[r] = hops;
+        most = hops > most ? hops : most;
     }
+    g->lag_max = most;
+    g->ring = 1;
+    while (g->ring < 2 * ((size_t)most + 1)) /* a negative cycle's slot stays unwritten */
+        g->ring *= 2;
+    g->nlag = calloc((size_t)most + 1, sizeof *g->nlag);
+    g->pending = calloc(g->ring, sizeof *g->pending);
+    g->hist = calloc(g->ring, sizeof *g->hist);
+    if (!g->nlag || !g->pending || !g->hist)
+        return SATURN_ENOMEM;
+    for (uint32_t r = 0; r < g->routers; r++)
+        g->nlag[g->lag[r]]++;
     return SATURN_OK;
 }
 
@@ -69,7 +66,7 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
     g->up_port = calloc(cells, 1);
     g->down_port = calloc(cells, 1);
     g->slot = calloc(cells, 1);
-    g->in = calloc(cells * 2 + 1, sizeof *g->in); /* + the line roots' spare (fast path) */
+    g->in = calloc(cells * 2, sizeof *g->in);
     g->part = calloc(cells, sizeof *g->part);
     g->bcast = calloc(cells, sizeof *g->bcast);
     g->seen = calloc(g->routers, sizeof *g->seen);
@@ -81,7 +78,7 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
         !g->bcast || !g->seen)
         return SATURN_ENOMEM;
     /* an input no child ever fills adds nothing, of no age */
-    for (size_t i = 0; i < cells * 2 + 1; i++)
+    for (size_t i = 0; i < cells * 2; i++)
         g->in[i].t = UINT64_MAX;
     for (int d = 0; d < g->stages; d++)
         for (uint32_t r = 0; r < g->routers; r++) {
@@ -106,8 +103,8 @@ int gsum_init(struct gsum *g, enum gsum_mode mode, struct net *n)
             g->down_port[i] = (uint8_t)fp; /* the parent's port back towards r */
             g->slot[i] = c <= half ? 0 : 1;
         }
-    if (mode == GSUM_CIRCUIT && cells * 2 < UINT32_MAX)
-        return order_hops(g, t);
+    if (mode == GSUM_CIRCUIT)
+        return order_lags(g);
     return SATURN_OK;
 }
 
@@ -205,72 +202,47 @@ void gsum_step_general(struct gsum *g, const struct net *n)
     }
 }
 
-/* The circuit as gsum_step_general runs it, in two passes over each stage:
- * nearest the line root first, a router's partial sum is made and at once
- * moved into its parent's input, which the parent (nearer) has read this
- * cycle; after the line roots take their broadcast, farthest first, each
- * router notes what it sees (stage 0) and takes its parent's broadcast,
- * which the parent (farther from the ends) still holds. Integer sums and
- * minima: the same values in any order. */
+/* The circuit by lags (order_lags): the records of this cycle join the
+ * totals they will make at the root, the root's total of this cycle is
+ * complete, and what router r sees is the total of lag(r) cycles ago (all
+ * zero, of cycle 0, before that), as gsum_step_general's registers give.
+ * The oldest contribution to the root's total of cycle u is of cycle
+ * u - lag_max once the farthest router's first record has arrived; before,
+ * the inputs not yet reached add nothing, so it is of cycle 0. */
 static void step_circuit(struct gsum *g, const struct net *n)
 {
     const uint64_t now = n->now, stamp = now + 1;
-    struct gsum_pair *in = g->in, *part = g->part, *bcast = g->bcast, *seen = g->seen;
-    const struct gsum_hop *h = g->near;
-    for (uint32_t j = 0; j < g->nmember[0]; j++) {
-        uint32_t r = h[j].i; /* stage 0: the cell is the router */
-        struct gsum_pair input = n->rstamp[r] == stamp
-                                     ? (struct gsum_pair){n->rnv[r], n->rna[r], now}
-                                     : (struct gsum_pair){0, 0, now};
-        struct gsum_pair s = add(input, add(in[2 * (size_t)r], in[2 * (size_t)r + 1]));
-        part[r] = s;
-        in[h[j].to] = s;
-    }
-    for (int d = 1; d < g->stages; d++) {
-        h = g->near + IDX(g, d, 0);
-        for (uint32_t j = 0; j < g->nmember[d]; j++) {
-            size_t i = h[j].i;
-            struct gsum_pair s = add(part[i - g->routers], add(in[2 * i], in[2 * i + 1]));
-            part[i] = s;
-            in[h[j].to] = s;
+    const size_t mask = g->ring - 1;
+    struct gsum_pair *pending = g->pending;
+    const uint32_t *lag = g->lag;
+    for (uint32_t r = 0; r < g->routers; r++)
+        if (n->rstamp[r] == stamp) {
+            struct gsum_pair *p = &pending[(now + lag[r]) & mask];
+            p->nv += n->rnv[r];
+            p->na += n->rna[r];
         }
-    }
-    for (int d = g->stages - 1; d >= 0; d--)
-        for (uint32_t j = 0; j < g->nlroot[d]; j++) {
-            uint32_t r = g->lroot[IDX(g, d, j)];
-            bcast[IDX(g, d, r)] = d == g->stages - 1 ? part[IDX(g, d, r)]
-                                                     : bcast[IDX(g, d + 1, r)];
-        }
+    struct gsum_pair *total = &pending[now & mask];
+    g->hist[now & mask] = (struct gsum_pair){total->nv, total->na,
+                                             now > g->lag_max ? now - g->lag_max : 0};
+    *total = (struct gsum_pair){0, 0, 0};
+    g->now = now;
+    g->by_lag = true;
     uint64_t ages = 0, oldest = g->age_max;
-    for (uint32_t j = 0; j < g->nlroot[0]; j++) {
-        uint32_t r = g->lroot[j];
-        seen[r] = bcast[r];
-        uint64_t age = now - seen[r].t;
-        ages += age;
+    for (uint32_t l = 0; l <= g->lag_max; l++) {
+        if (!g->nlag[l])
+            continue;
+        uint64_t age = now - (now >= l ? g->hist[(now - l) & mask].t : 0);
+        ages += age * g->nlag[l];
         oldest = age > oldest ? age : oldest;
-    }
-    h = g->far;
-    for (uint32_t j = 0; j < g->nmember[0] - g->nlroot[0]; j++) {
-        uint32_t r = h[j].i;
-        seen[r] = bcast[r];
-        uint64_t age = now - seen[r].t;
-        ages += age;
-        oldest = age > oldest ? age : oldest;
-        bcast[r] = bcast[h[j].to];
     }
     g->age_sum += (double)ages;
     g->age_max = oldest;
     g->age_n += g->routers;
-    for (int d = 1; d < g->stages; d++) {
-        h = g->far + IDX(g, d, 0);
-        for (uint32_t j = 0; j < g->nmember[d] - g->nlroot[d]; j++)
-            bcast[h[j].i] = bcast[h[j].to];
-    }
 }
 
 void gsum_step(struct gsum *g, const struct net *n)
 {
-    if (g->near)
+    if (g->lag)
         step_circuit(g, n);
     else
         gsum_step_general(g, n);
@@ -278,8 +250,10 @@ void gsum_step(struct gsum *g, const struct net *n)
 
 void gsum_free(struct gsum *g)
 {
-    free(g->near);
-    free(g->far);
+    free(g->lag);
+    free(g->nlag);
+    free(g->pending);
+    free(g->hist);
     free(g->member);
     free(g->nmember);
     free(g->lroot);

@@ -17,6 +17,7 @@
 #ifndef SATURN_GLOBAL_SUM_H
 #define SATURN_GLOBAL_SUM_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 struct net;
@@ -26,11 +27,6 @@ enum gsum_mode { GSUM_IDEAL, GSUM_CIRCUIT, GSUM_VCC };
 struct gsum_pair {
     int64_t nv, na;
     uint64_t t; /* the cycle its oldest contribution was taken (its age is now - t) */
-};
-
-struct gsum_hop {
-    uint32_t i;   /* the cell IDX(d, r) */
-    uint32_t to;  /* near: in[] cell fed; far: the parent's cell */
 };
 
 struct gsum {
@@ -50,11 +46,15 @@ struct gsum {
     struct gsum_pair *bcast;  /* [stage][router]: last received broadcast */
     struct gsum_pair *seen;   /* [router]: what the router knows */
     struct gsum_pair global;  /* ideal */
-    /* circuit only (gsum_step's fast path; NULL otherwise): per stage, at
-     * member offset IDX(d, 0), the members nearest their line root first,
-     * each with the in[] cell its register feeds (a spare cell for line
-     * roots), and the non-roots farthest first, each with its parent's cell */
-    struct gsum_hop *near, *far;
+    /* circuit only (gsum_step's fast path; NULL otherwise): each router's
+     * hops to the global root (lag), routers per lag, and two rings of
+     * `ring` cycles: the root's totals still being made (pending, by the
+     * cycle they complete) and those made (hist, by cycle; the last at now) */
+    uint32_t *lag, *nlag, lag_max;
+    size_t ring;
+    struct gsum_pair *pending, *hist;
+    uint64_t now;
+    bool by_lag; /* gsum_step took this path: what routers see is in hist */
     /* the age of what the routers see, over the run: sum, count, largest */
     double age_sum;
     uint64_t age_n, age_max;
@@ -70,6 +70,8 @@ void gsum_step(struct gsum *g, const struct net *n);
 void gsum_step_general(struct gsum *g, const struct net *n);
 static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
 {
+    if (g->by_lag) /* the root's total of lag cycles ago (zero before cycle 0: never written) */
+        return g->hist[(g->now - g->lag[router]) & (g->ring - 1)];
     return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
 }
 void gsum_free(struct gsum *g);
