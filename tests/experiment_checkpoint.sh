@@ -24,6 +24,9 @@ check "second chunk" "$(ls "$d/store" | grep -c partial)" "2"
 "${tool[@]}" restore "$d/store" "$d/out" >/dev/null
 check "restored byte for byte" "$(cmp "$d/src/s.csv.partial.csv" "$d/out/s.csv.partial.csv" && echo same)" "same"
 check "restored cut file" "$(cat "$d/out/s.csv.cut.csv")" "point,duration_at_least"
+# only the files named
+"${tool[@]}" restore "$d/store" "$d/only" s.csv.cut.csv >/dev/null
+check "only the named file" "$(ls "$d/only" | tr '\n' ' ')" "s.csv.cut.csv "
 # a longer file that starts with the stored lines is kept as it is
 printf '4,14\n' >> "$d/out/s.csv.partial.csv"
 "${tool[@]}" restore "$d/store" "$d/out" >/dev/null

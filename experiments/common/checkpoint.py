@@ -11,8 +11,8 @@ the files from the chunks on the next machine.
   checkpoint.py save SRC_DIR STORE_DIR FILE...   new complete lines of each
         SRC_DIR/FILE as STORE_DIR/FILE.NNN.xz (nothing written if none is new;
         refuses if SRC_DIR/FILE does not start with the stored lines)
-  checkpoint.py restore STORE_DIR OUT_DIR        OUT_DIR/FILE from its chunks,
-        for every FILE stored, unless OUT_DIR/FILE already holds at least as
+  checkpoint.py restore STORE_DIR OUT_DIR [FILE...]  OUT_DIR/FILE from its
+        chunks, for each FILE named (default: every FILE stored), unless OUT_DIR/FILE already holds at least as
         many lines (then it is checked to start with them)
   checkpoint.py status STORE_DIR                 lines and chunks per file
 
@@ -89,12 +89,14 @@ def save(src, store, files):
               f"({nl(old) + nl(new)} stored, sha1 {hashlib.sha1(data).hexdigest()[:12]})")
 
 
-def restore(store, out_dir):
+def restore(store, out_dir, files):
     have = chunks(store)
     if not have:
         die(f"{store}: no chunks")
     os.makedirs(out_dir, exist_ok=True)
     for name, paths in have.items():
+        if files and name not in files:
+            continue
         data = stored(paths)
         path = os.path.join(out_dir, name)
         if os.path.exists(path):
@@ -121,12 +123,12 @@ def status(store):
 def main(argv):
     if len(argv) >= 4 and argv[1] == "save":
         save(argv[2], argv[3], argv[4:] or die("save: name at least one FILE"))
-    elif len(argv) == 4 and argv[1] == "restore":
-        restore(argv[2], argv[3])
+    elif len(argv) >= 4 and argv[1] == "restore":
+        restore(argv[2], argv[3], argv[4:])
     elif len(argv) == 3 and argv[1] == "status":
         status(argv[2])
     else:
-        die("usage: checkpoint.py save SRC_DIR STORE_DIR FILE... | restore STORE_DIR OUT_DIR | "
+        die("usage: checkpoint.py save SRC_DIR STORE_DIR FILE... | restore STORE_DIR OUT_DIR [FILE...] | "
             "status STORE_DIR")
 
 
