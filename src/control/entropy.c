@@ -70,17 +70,25 @@ struct entropy {
     double ron, roff, rn; /* fractions; base: ron = roff = Rth */
     uint32_t tg;
     struct gsum sums;
-    uint8_t *on;           /* per node */
+    uint8_t *on;           /* per class (below): throttle on */
     uint64_t *guard_until; /* per node: first cycle a new packet may start */
     struct rng *rng;       /* gt.a: per node */
     uint32_t nthrottled;
     struct followers *fl;  /* NULL: none */
-    /* the circuit by lags (gsum by_lag): every router at one lag sees the
-     * same sums, so the rule is evaluated once a lag: per node its lag, and
-     * per lag the next throttle from off (bit 0) and from on (bit 1) */
-    uint32_t *node_lag;
-    uint8_t *next_by_lag;
+    /* Nodes whose throttles always agree keep one state, a class's. On the
+     * circuit by lags (gsum's lag path) every node at one lag sees the same
+     * sums from the same start (unthrottled), so its throttle, and every
+     * follower's, is its lag's: classes are lags. Otherwise a class is a
+     * node. */
+    uint32_t ncls;
+    uint32_t *cls;       /* per node: its class (NULL: the node itself) */
+    uint32_t *cls_nodes; /* per class: its nodes (NULL: one) */
 };
+
+static inline uint32_t class_of(const struct entropy *e, uint32_t node)
+{
+    return e->cls ? e->cls[node] : node;
+}
 
 static const char *const info_names[] = {"ideal", "circuit", "vcc", NULL};
 
@@ -142,15 +150,17 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
                                   "ideal on a %s", n->topo.name);
     if ((rc = gsum_init(&e->sums, mode, n)))
         return saturn_error_set(err, rc, "out of memory");
+    e->ncls = n->nnodes;
     if (e->sums.lag) {
-        e->node_lag = malloc(n->nnodes * sizeof *e->node_lag);
-        e->next_by_lag = malloc((size_t)e->sums.lag_max + 1);
-        if (!e->node_lag || !e->next_by_lag)
+        e->ncls = e->sums.lag_max + 1;
+        e->cls = malloc(n->nnodes * sizeof *e->cls);
+        e->cls_nodes = calloc(e->ncls, sizeof *e->cls_nodes);
+        if (!e->cls || !e->cls_nodes)
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         for (uint32_t i = 0; i < n->nnodes; i++)
-            e->node_lag[i] = e->sums.lag[topo_node_router(&n->topo, i)];
+            e->cls_nodes[e->cls[i] = e->sums.lag[topo_node_router(&n->topo, i)]]++;
     }
-    e->on = calloc(n->nnodes, 1);
+    e->on = calloc(e->ncls, 1);
     e->guard_until = calloc(n->nnodes, sizeof *e->guard_until);
     if (!e->on || !e->guard_until)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
@@ -227,36 +237,15 @@ static void entropy_observe(void *state, struct net *n)
     const double nr = (double)n->topo.routers;
     uint32_t count = 0;
     bool follow = e->fl && e->fl->nlive;
-    if (e->sums.by_lag) { /* entropy_next_state once a lag (node_lag), read per node */
-        const struct gsum *g = &e->sums;
-        for (uint32_t l = 0; l <= g->lag_max; l++) {
-            struct gsum_pair s = g->hist[(g->now - l) & (g->ring - 1)];
-            double nv = (double)s.nv, na = (double)s.na;
-            e->next_by_lag[l] =
-                (uint8_t)(entropy_next_state(false, nv, na, nr, e->ron, e->roff, e->rn) |
-                          entropy_next_state(true, nv, na, nr, e->ron, e->roff, e->rn) << 1);
-        }
-        for (uint32_t i = 0; i < n->nnodes; i++) {
-            uint32_t l = e->node_lag[i];
-            bool on = (e->next_by_lag[l] >> e->on[i]) & 1;
-            e->on[i] = on;
-            count += on;
-            if (follow) {
-                struct gsum_pair s = g->hist[(g->now - l) & (g->ring - 1)];
-                follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, s.nv, s.na);
-            }
-        }
-        e->nthrottled = count;
-        return;
-    }
-    for (uint32_t i = 0; i < n->nnodes; i++) {
-        struct gsum_pair s = gsum_seen(&e->sums, topo_node_router(&n->topo, i));
-        bool on = entropy_next_state(e->on[i], (double)s.nv, (double)s.na, nr,
+    for (uint32_t c = 0; c < e->ncls; c++) {
+        struct gsum_pair s = e->cls ? gsum_seen_at_lag(&e->sums, c)
+                                    : gsum_seen(&e->sums, topo_node_router(&n->topo, c));
+        bool on = entropy_next_state(e->on[c], (double)s.nv, (double)s.na, nr,
                                      e->ron, e->roff, e->rn);
-        e->on[i] = on;
-        count += on;
+        e->on[c] = on;
+        count += on ? (e->cls ? e->cls_nodes[c] : 1) : 0;
         if (follow)
-            follow_node(e->fl, e->fl->state + (size_t)i * e->fl->words, s.nv, s.na);
+            follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na);
     }
     e->nthrottled = count;
 }
@@ -270,11 +259,11 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
      * could not start a packet anyway (no injection VC can take it). */
     if (e->fl && e->fl->nlive && net_can_start(n, node)) {
         struct followers *f = e->fl;
-        const uint64_t *st = f->state + (size_t)node * f->words;
+        const uint64_t *st = f->state + (size_t)class_of(e, node) * f->words;
         size_t kept = 0;
         for (size_t j = 0; j < f->nlive; j++) {
             size_t w = f->live[j];
-            uint64_t differ = f->attached[w] & (e->on[node] ? ~st[w] : st[w]);
+            uint64_t differ = f->attached[w] & (e->on[class_of(e, node)] ? ~st[w] : st[w]);
             f->attached[w] &= ~differ;
             for (; differ; differ &= differ - 1)
                 f->left[w * 64 + (size_t)__builtin_ctzll(differ)] = n->now;
@@ -283,7 +272,7 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         }
         f->nlive = kept;
     }
-    return !e->on[node];
+    return !e->on[class_of(e, node)];
 }
 
 static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
@@ -417,7 +406,7 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
             model_thresholds(cfgs[i], &keys, &x[i], &x[n + i], &x[2 * n + i]);
             x[2 * n + i] *= (double)net->topo.routers; /* as entropy_next_state's rn * routers */
         }
-        f->state = calloc((size_t)net->nnodes * f->words, sizeof *f->state);
+        f->state = calloc((size_t)e->ncls * f->words, sizeof *f->state); /* per class */
         f->attached = calloc(f->words, sizeof *f->attached);
         f->live = malloc(f->words * sizeof *f->live);
         f->left = calloc(n, sizeof *f->left);
@@ -438,7 +427,7 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
         f->live[f->nlive++] = (uint32_t)w;
     for (size_t k = 0; k < FOLLOW_MEMO; k++)
         f->memo[k].nv = -1;
-    /* every node starts unthrottled, as e->on */
+    /* every class starts unthrottled, as e->on */
     e->fl = f;
     return SATURN_OK;
 }
@@ -462,8 +451,8 @@ static void entropy_free(void *state)
     followers_free(e->fl);
     gsum_free(&e->sums);
     free(e->on);
-    free(e->node_lag);
-    free(e->next_by_lag);
+    free(e->cls);
+    free(e->cls_nodes);
     free(e->guard_until);
     free(e->rng);
     free(e);

@@ -74,6 +74,11 @@ static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
         return g->hist[(g->now - g->lag[router]) & (g->ring - 1)];
     return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
 }
+/* The lag path's sums of every router at lag l (g->by_lag). */
+static inline struct gsum_pair gsum_seen_at_lag(const struct gsum *g, uint32_t l)
+{
+    return g->hist[(g->now - l) & (g->ring - 1)];
+}
 void gsum_free(struct gsum *g);
 
 #endif
