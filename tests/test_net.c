@@ -652,9 +652,12 @@ static void one_port_fast_cycle_same(void **state)
 }
 
 /* The torus's loop has an instance for networks whose buffers are all
- * bounded and whose every port counts in the mobility (run_plain1_tor: no
- * test of a port's capacity, an output's unlimited room or the mobility's
- * ports a crossing), and without output buffers no router counts its
+ * bounded, whose every port counts in the mobility and whose links all
+ * take router.link_latency cycles, without router.va_stage or
+ * router.atomic_vc (run_plain1_tor, router_tor_loop: no test of a port's
+ * capacity, an output's unlimited room or the mobility's ports a crossing,
+ * this cycle's arrival queue taken as it is; an output VC free when it has
+ * no owner), and without output buffers no router counts its
  * flits (n->rocc): the routers' loop drops a router once its input ports
  * hold none (n->rports). Each case runs by the speedup-1 cycle and by
  * router_step_any, with the audit every cycle (it checks rports, that a
@@ -683,8 +686,45 @@ static void bounded_fast_cycle_same(void **state)
         const struct net *n = &sf->net;
         assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
         assert_false(router_keeps_ready(&sa->net));
+        assert_int_equal(router_tor_loop(n), tor[k]);
         assert_int_equal(n->bounded && n->mob_ports == net_all_ports(n), tor[k]);
         assert_int_equal(n->bounded, k != 3);
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
+/* A graph whose chord takes 3 cycles (the others router.link_latency's 1)
+ * is not run by the torus's loop (it would send the chord's flits into the
+ * queue of a 1-cycle link: they would arrive early), nor is a torus with
+ * router.va_stage or router.atomic_vc: the speedup-1 cycle and
+ * router_step_any give the same results, the audit every cycle. */
+static void uneven_links_fast_cycle_same(void **state)
+{
+    const char *dir = *state;
+    char path[700];
+    snprintf(path, sizeof path, "file.path=%s",
+             test_put_file(dir, "chord.net",
+                           "routers 6\nnodes all 2\n"
+                           "link 0 1\nlink 1 2\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\n"
+                           "link 0 3 latency=3\n"));
+    const char *const base[] = {"steady.warmup=300", "steady.measure=600", "steady.drain_max=600",
+                                "sim.check_invariants=true"};
+    const char *const cases[][6] = {
+        {"network.topology=file", path, "routing.algorithm=min", "traffic.flit_rate=0.3", NULL},
+        {"network.k=8", "router.va_stage=true", "traffic.flit_rate=0.3", NULL},
+        {"network.k=8", "router.atomic_vc=true", "traffic.flit_rate=0.3", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        const struct net *n = &sf->net;
+        assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
+        assert_true(n->bounded && n->mob_ports == net_all_ports(n));
+        assert_int_equal(n->lat_uniform, k != 0);
+        assert_false(router_tor_loop(n));
         assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
         same_results_free(&f, &a, sf, sa);
     }
@@ -802,6 +842,8 @@ int main(void)
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
         cmocka_unit_test(bounded_fast_cycle_same),
+        cmocka_unit_test_setup_teardown(uneven_links_fast_cycle_same, test_dir_setup,
+                                        test_dir_teardown),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

@@ -284,10 +284,13 @@ static int build_ports(struct net *n)
             in->kind = PORT_NET;
             in->up = r * (uint32_t)n->P + (uint32_t)p;
         }
-    n->bounded = true;
-    for (size_t i = 0; i < nports; i++)
+    n->bounded = n->lat_uniform = true;
+    for (size_t i = 0; i < nports; i++) {
         if (n->ports[i].kind != PORT_NONE && n->ports[i].cap == 0)
             n->bounded = false;
+        if (n->ports[i].kind == PORT_NET && n->ports[i].latency != n->link_latency)
+            n->lat_uniform = false;
+    }
     return SATURN_OK;
 }
 
@@ -435,6 +438,7 @@ void net_credit_queues(struct net *n, struct net_part *w)
     for (uint32_t c = 0; c < n->nccls; c++)
         w->cq[c] = &w->credit[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
                               (n->ccls[c] & 0xffff)];
+    w->aq = &w->arrive[(now + n->xbar_delay + n->link_latency) & mask];
 }
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
