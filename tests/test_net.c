@@ -217,19 +217,23 @@ static void watchdog_longer_than_delays(void **state)
 }
 
 /* Arrivals without events (net_send_direct): a flit sent on a bounded link
- * is in the next router's ring from the cycle it leaves, but neither that
- * VC's count nor any mask or counter of its router shows it before it
- * arrives, link_latency cycles later; the audit counts it on its way, and
- * catches a flit that is in a ring but listed to arrive nowhere. */
+ * or injected into a bounded injection VC is in the router's ring from the
+ * cycle it leaves, but neither that VC's count nor any mask or counter of
+ * its router shows it before it arrives, link_latency (inject_latency)
+ * cycles later; the audit counts it on its way, and catches a flit that is
+ * in a ring but listed to arrive nowhere. */
 static void flit_on_link_unseen_until_it_arrives(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = test_net((const char *const[]){"network.k=4", "router.link_latency=3", NULL},
+    struct net *n = test_net((const char *const[]){"network.k=4", "router.link_latency=3",
+                                                   "router.inject_latency=2", NULL},
                              &cfg);
     net_packet_new(n, 0, 1, 1, true); /* one flit, one hop */
     const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
-    long sent = -1, arrived = -1;
+    /* [0]: the injection VC's, [1]: the network VC's at the next router */
+    long sent[2] = {-1, -1}, arrived[2] = {-1, -1};
+    size_t which[2] = {0, 0};
     bool corrupted = false;
     for (long c = 0; c < 40 && !n->packets_delivered; c++) {
         assert_int_equal(net_step(n), SATURN_OK);
@@ -239,8 +243,11 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
             const uint32_t gp = (uint32_t)(i / (size_t)n->V), r = n->ports[gp].router;
             if (iv->pending) {
                 assert_int_equal(iv->pending, 1);
-                if (sent < 0)
-                    sent = c;
+                const int k = n->ports[gp].kind == PORT_NET;
+                if (sent[k] < 0) {
+                    sent[k] = c;
+                    which[k] = i;
+                }
                 assert_int_equal(iv->count, 0);
                 assert_int_equal(n->ports[gp].nonempty, 0);
                 assert_int_equal(n->rports[r], 0);
@@ -258,17 +265,14 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
                 }
             }
         }
-        if (sent >= 0 && arrived < 0) { /* counted in (and maybe sent on) this cycle */
-            bool on_way = false;
-            for (size_t i = 0; i < nvc; i++)
-                on_way |= n->ivcs[i].pending > 0;
-            if (!on_way)
-                arrived = c;
-        }
+        for (int k = 0; k < 2; k++) /* counted in (and maybe sent on) this cycle */
+            if (sent[k] >= 0 && arrived[k] < 0 && !n->ivcs[which[k]].pending)
+                arrived[k] = c;
     }
     assert_int_equal(n->packets_delivered, 1);
-    assert_true(sent >= 0);
-    assert_int_equal(arrived - sent, 3);
+    assert_true(sent[0] >= 0 && sent[1] > sent[0]);
+    assert_int_equal(arrived[0] - sent[0], 2);
+    assert_int_equal(arrived[1] - sent[1], 3);
     test_net_free(n, cfg);
 }
 

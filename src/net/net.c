@@ -986,8 +986,15 @@ static void inject_node(struct net *n, uint32_t i)
         (*cr)--;
     uint32_t r = topo_node_router(&n->topo, i);
     uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
-    net_push_event(n, net_serial_part(n), n->now + n->inject_latency, EV_FLIT,
-                   n->word_part[r >> 6], gp, nd->cur_vc, f);
+    struct net_part *dw = &n->parts[n->word_part[r >> 6]];
+    /* A bounded injection VC takes the flit as a link from a router of its
+     * partition sends it (net_send_direct: into the ring now, counted in
+     * on arrival, without an event): the partitions wait in this phase. */
+    if (n->buf_cap && dw->direct != UINT32_MAX)
+        net_send_direct(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
+    else
+        net_push_event(n, net_serial_part(n), n->now + n->inject_latency, EV_FLIT, dw->index, gp,
+                       nd->cur_vc, f);
     n->flits_in_net++;
     n->queued_flits--;
     n->flits_injected++;
