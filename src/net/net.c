@@ -1037,8 +1037,18 @@ void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
     w->failed = true;
 }
 
-/* net_sink_flit's every case (a tail, a hook or link records to tell, a
- * failure to report), out of line: it saves registers for its calls. */
+/* The ejection channel's occupation (with the link records). */
+static inline void eject_span(struct net *n, uint32_t node)
+{
+    if (n->node_span) {
+        if (!n->node_span[4 * (size_t)node + 2])
+            n->node_span[4 * (size_t)node + 2] = n->now + 1;
+        n->node_span[4 * (size_t)node + 3] = n->now + 1;
+    }
+}
+
+/* net_sink_flit's every case (a tail, a hook to tell, a failure to
+ * report), out of line: it saves registers for its calls. */
 static __attribute__((noinline)) void sink_flit_all(struct net *n, uint32_t node, flit_t f)
 {
     if (f.pid >= n->pk_cap || !n->pk[f.pid].alive) {
@@ -1053,11 +1063,7 @@ static __attribute__((noinline)) void sink_flit_all(struct net *n, uint32_t node
         fail(n, "packet %u: flit %u arrived when flit %u was expected (out of order)",
              f.pid, f.seq, p->rx);
     p->rx++;
-    if (n->node_span) { /* the ejection channel's occupation */
-        if (!n->node_span[4 * (size_t)node + 2])
-            n->node_span[4 * (size_t)node + 2] = n->now + 1;
-        n->node_span[4 * (size_t)node + 3] = n->now + 1;
-    }
+    eject_span(n, node);
     if (n->hook_delivered)
         for (int i = 0; i < n->nhooks; i++)
             if (n->hooks[i].ops->node_delivered)
@@ -1080,14 +1086,15 @@ static __attribute__((noinline)) void sink_flit_all(struct net *n, uint32_t node
 
 void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 {
-    /* A body flit in order at its destination (most flits), with nothing
-     * else to tell: counted here without a call; the rest (the same
-     * steps) by sink_flit_all. */
+    /* A body flit in order at its destination (most flits), with no hook
+     * to tell: counted here without a call; the rest (the same steps) by
+     * sink_flit_all. */
     if (f.pid < n->pk_cap) {
         struct packet *p = &n->pk[f.pid];
         if (p->alive && p->dst == node && f.seq == p->rx && !(f.flags & FLIT_TAIL) &&
-            !n->node_span && !n->hook_delivered) {
+            !n->hook_delivered) {
             p->rx++;
+            eject_span(n, node);
             n->flits_in_net--;
             n->flits_ejected++;
             n->last_move = n->now;
