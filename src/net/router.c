@@ -1233,6 +1233,13 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
  * (routed if new, then its VC chosen or the head noted hopeless) and the
  * grant of its single request, without the request list (most calls at low
  * load and in the collectives). Rerouting goes to alloc_vcs. */
+/* Whether alloc_vc1_tor serves the speedup-1 cycle's single heads: every
+ * buffer bounded, no router.va_stage or router.atomic_vc. */
+static inline bool alloc_vc1_simple(const struct net *n)
+{
+    return n->bounded && !n->va_stage && !n->atomic_vc;
+}
+
 HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int v, const bool tor)
 {
     if (n->reroute)
@@ -1285,9 +1292,10 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
     return alloc_vc1_as(n, w, r, p, v, false);
 }
 
-/* alloc_vc1_plain for the torus's loop (router_tor_loop: bounded buffers,
- * no router.va_stage or router.atomic_vc): an output VC is free when it
- * has no owner, its room its credits (an ejection's unbounded). */
+/* alloc_vc1_plain where every buffer is bounded, without router.va_stage
+ * or router.atomic_vc (alloc_vc1_simple: the torus's loop, the
+ * collectives'): an output VC is free when it has no owner, its room its
+ * credits (an ejection's unbounded). */
 static __attribute__((noinline)) bool alloc_vc1_tor(struct net *n, struct net_part *w,
                                                     uint32_t r, int p, int v)
 {
@@ -1423,7 +1431,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (wv && ((n->va_hp[r] >> p) & 1))
             wv &= ~n->va_hope[gp0 + (uint32_t)p];
         if (wv && !((wv & (wv - 1))  ? alloc_vcs_plain(n, w, r, pm1)
-                    : tor ? alloc_vc1_tor(n, w, r, p, __builtin_ctzll(wv))
+                    : tor || alloc_vc1_simple(n) ? alloc_vc1_tor(n, w, r, p, __builtin_ctzll(wv))
                           : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
             return;
         const uint64_t ready = ports[p].nonempty & vready[p];
@@ -1458,7 +1466,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         /* one head asks: alloc_vc1_plain */
         if (!((waiting & (waiting - 1)) || (wlast & (wlast - 1))
                   ? alloc_vcs_plain(n, w, r, waiting)
-              : tor ? alloc_vc1_tor(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))
+              : tor || alloc_vc1_simple(n)
+                  ? alloc_vc1_tor(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))
                     : alloc_vc1_plain(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))))
             return;
         inreq &= ~waiting; /* ask again with the VCs granted */
@@ -1567,8 +1576,7 @@ router_step_fn router_step_for(const struct net *n)
 
 bool router_tor_loop(const struct net *n)
 {
-    return n->bounded && n->lat_uniform && n->mob_ports == net_all_ports(n) && !n->va_stage &&
-           !n->atomic_vc;
+    return n->lat_uniform && n->mob_ports == net_all_ports(n) && alloc_vc1_simple(n);
 }
 
 bool router_keeps_ready(const struct net *n)
