@@ -217,19 +217,23 @@ static void watchdog_longer_than_delays(void **state)
 }
 
 /* Arrivals without events (net_send_direct): a flit sent on a bounded link
- * is in the next router's ring from the cycle it leaves, but neither that
- * VC's count nor any mask or counter of its router shows it before it
- * arrives, link_latency cycles later; the audit counts it on its way, and
- * catches a flit that is in a ring but listed to arrive nowhere. */
+ * or injected into a bounded injection VC is in the router's ring from the
+ * cycle it leaves, but neither that VC's count nor any mask or counter of
+ * its router shows it before it arrives, link_latency (inject_latency)
+ * cycles later; the audit counts it on its way, and catches a flit that is
+ * in a ring but listed to arrive nowhere. */
 static void flit_on_link_unseen_until_it_arrives(void **state)
 {
     (void)state;
     struct saturn_config *cfg;
-    struct net *n = test_net((const char *const[]){"network.k=4", "router.link_latency=3", NULL},
+    struct net *n = test_net((const char *const[]){"network.k=4", "router.link_latency=3",
+                                                   "router.inject_latency=2", NULL},
                              &cfg);
     net_packet_new(n, 0, 1, 1, true); /* one flit, one hop */
     const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
-    long sent = -1, arrived = -1;
+    /* [0]: the injection VC's, [1]: the network VC's at the next router */
+    long sent[2] = {-1, -1}, arrived[2] = {-1, -1};
+    size_t which[2] = {0, 0};
     bool corrupted = false;
     for (long c = 0; c < 40 && !n->packets_delivered; c++) {
         assert_int_equal(net_step(n), SATURN_OK);
@@ -239,8 +243,11 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
             const uint32_t gp = (uint32_t)(i / (size_t)n->V), r = n->ports[gp].router;
             if (iv->pending) {
                 assert_int_equal(iv->pending, 1);
-                if (sent < 0)
-                    sent = c;
+                const int k = n->ports[gp].kind == PORT_NET;
+                if (sent[k] < 0) {
+                    sent[k] = c;
+                    which[k] = i;
+                }
                 assert_int_equal(iv->count, 0);
                 assert_int_equal(n->ports[gp].nonempty, 0);
                 assert_int_equal(n->rports[r], 0);
@@ -258,17 +265,14 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
                 }
             }
         }
-        if (sent >= 0 && arrived < 0) { /* counted in (and maybe sent on) this cycle */
-            bool on_way = false;
-            for (size_t i = 0; i < nvc; i++)
-                on_way |= n->ivcs[i].pending > 0;
-            if (!on_way)
-                arrived = c;
-        }
+        for (int k = 0; k < 2; k++) /* counted in (and maybe sent on) this cycle */
+            if (sent[k] >= 0 && arrived[k] < 0 && !n->ivcs[which[k]].pending)
+                arrived[k] = c;
     }
     assert_int_equal(n->packets_delivered, 1);
-    assert_true(sent >= 0);
-    assert_int_equal(arrived - sent, 3);
+    assert_true(sent[0] >= 0 && sent[1] > sent[0]);
+    assert_int_equal(arrived[0] - sent[0], 2);
+    assert_int_equal(arrived[1] - sent[1], 3);
     test_net_free(n, cfg);
 }
 
@@ -652,18 +656,28 @@ static void one_port_fast_cycle_same(void **state)
 }
 
 /* The torus's loop has an instance for networks whose buffers are all
- * bounded and whose every port counts in the mobility (run_plain1_tor: no
- * test of a port's capacity, an output's unlimited room or the mobility's
- * ports a crossing), and without output buffers no router counts its
+ * bounded, whose every port counts in the mobility and whose links all
+ * take router.link_latency cycles, without router.va_stage or
+ * router.atomic_vc (run_plain1_tor, router_tor_loop: no test of a port's
+ * capacity, an output's unlimited room or the mobility's ports a crossing,
+ * this cycle's arrival queue taken as it is; an output VC free when it has
+ * no owner), and without output buffers no router counts its
  * flits (n->rocc): the routers' loop drops a router once its input ports
  * hold none (n->rports). Each case runs by the speedup-1 cycle and by
  * router_step_any, with the audit every cycle (it checks rports, that a
  * router holding flits is active and rocc stays 0): the same results. The
  * cases: that instance (uniform, torn with 2-flit packets on two
- * threads), the other (entropy.buffers = network), unlimited buffers. */
+ * threads), the others: entropy.buffers = network, unlimited buffers, a
+ * graph whose chord takes 3 cycles (the other links 1: in the torus's
+ * loop its flits would arrive early), router.va_stage, router.atomic_vc. */
 static void bounded_fast_cycle_same(void **state)
 {
-    (void)state;
+    char path[700];
+    snprintf(path, sizeof path, "file.path=%s",
+             test_put_file(*state, "chord.net",
+                           "routers 6\nnodes all 2\n"
+                           "link 0 1\nlink 1 2\nlink 2 3\nlink 3 4\nlink 4 5\nlink 5 0\n"
+                           "link 0 3 latency=3\n"));
     const char *const base[] = {"network.k=8",        "router.vcs=4",
                                 "steady.warmup=300",  "steady.measure=600",
                                 "steady.drain_max=600", "sim.check_invariants=true"};
@@ -673,8 +687,11 @@ static void bounded_fast_cycle_same(void **state)
          "sim.threads=2", NULL},
         {"traffic.flit_rate=0.3", "entropy.buffers=network", NULL},
         {"traffic.flit_rate=0.3", "router.buf_flits=0", NULL},
+        {"network.topology=file", path, "routing.algorithm=min", "traffic.flit_rate=0.3", NULL},
+        {"traffic.flit_rate=0.3", "router.va_stage=true", NULL},
+        {"traffic.flit_rate=0.3", "router.atomic_vc=true", NULL},
     };
-    const bool tor[] = {true, true, false, false};
+    const bool tor[] = {true, true, false, false, false, false, false};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         const char *kv[32];
         join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
@@ -683,8 +700,10 @@ static void bounded_fast_cycle_same(void **state)
         const struct net *n = &sf->net;
         assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
         assert_false(router_keeps_ready(&sa->net));
-        assert_int_equal(n->bounded && n->mob_ports == net_all_ports(n), tor[k]);
+        assert_int_equal(router_tor_loop(n), tor[k]);
         assert_int_equal(n->bounded, k != 3);
+        assert_int_equal(n->mob_ports == net_all_ports(n), k != 2);
+        assert_int_equal(n->lat_uniform, k != 4);
         assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
         same_results_free(&f, &a, sf, sa);
     }
@@ -801,7 +820,8 @@ int main(void)
         cmocka_unit_test(rings_restart_when_empty),
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
-        cmocka_unit_test(bounded_fast_cycle_same),
+        cmocka_unit_test_setup_teardown(bounded_fast_cycle_same, test_dir_setup,
+                                        test_dir_teardown),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(too_few_vcs_stays_in_range),

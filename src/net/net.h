@@ -129,7 +129,9 @@ struct port {
     uint8_t sa_acc_rr;  /* input side, router.sw_alloc = islip: the accept pointer */
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
-    uint64_t last_send; /* output side: last cycle a data flit took the link, + 1 */
+    uint64_t last_send; /* output side: last cycle a data flit took the link, + 1; read only
+                           by the entropy circuit's free-link test (global_sum.c), which sets
+                           n->router_mob: the speedup-1 cycle writes it only then */
 };
 /* One cache line a port (the allocation is aligned to it): the router's
  * cycle reads the ports of every active router, so a port that straddled
@@ -216,6 +218,10 @@ struct net_part {
      * is listed here, by arrival slot, as (global input port << 6 | VC),
      * so that delivery only counts it in and sets the masks. */
     struct creditq *arrive;
+    /* The arrivals' queue of this cycle's sends over links of n->link_latency
+     * (&arrive[(now + xbar_delay + link_latency) & wheel_mask]), set with cq
+     * (net_credit_queues): the torus's loop (n->lat_uniform) takes it as it is. */
+    struct creditq *aq;
     uint32_t direct;      /* the far_part of ports whose flits take that path: index, or
                              UINT32_MAX (none) when a port number does not fit in 26 bits */
     void *va_scratch;     /* router_step's requests: P * V entries */
@@ -277,6 +283,8 @@ struct net {
     bool bounded;           /* every input port in use has bounded buffers (cap != 0): no
                                output is unlimited but the ejection ports (the torus's
                                loop, router.c, tests neither) */
+    bool lat_uniform;       /* every network output's link has link_latency cycles (the
+                               torus's loop takes this cycle's arrival queue as it is: w->aq) */
     uint16_t *arb_rr;       /* central arbiter: round-robin pointer per router */
     uint64_t *arb_free;     /* central arbiter: first cycle it is free, per router */
     struct net_hook { const struct net_hook_ops *ops; void *state; } hooks[NET_MAX_HOOKS];

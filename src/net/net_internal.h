@@ -131,6 +131,10 @@ typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
 router_step_fn router_step_for(const struct net *n);
 /* Whether the routers' cycle keeps n->vready (router_step_plain1, _rec). */
 bool router_keeps_ready(const struct net *n);
+/* Whether the speedup-1 cycle without link records runs the torus's
+ * instance (run_plain1_tor): every buffer bounded, every port counted in
+ * the mobility, every link of n->link_latency. */
+bool router_tor_loop(const struct net *n);
 /* Whether input VC (gp, v) should be in n->vready: it holds an output VC
  * that can take a flit now. */
 static inline bool net_ready_ok(const struct net *n, uint32_t gp, uint32_t v)
@@ -174,6 +178,17 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     iv->buf[(iv->head + at) & iv->mask] = f;
     iv->pending++;
     net_creditq_push(&w->arrive[when & n->wheel_mask], gp << 6 | vc);
+}
+/* net_send_direct into arrival queue aq (w->aq, that of this cycle's
+ * sends over links of n->link_latency). */
+static inline __attribute__((always_inline)) void
+net_send_direct_q(struct net *n, struct creditq *aq, uint32_t gp, uint32_t vc, flit_t f)
+{
+    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + vc];
+    const uint32_t at = iv->count + iv->pending;
+    iv->buf[(iv->head + at) & iv->mask] = f;
+    iv->pending++;
+    net_creditq_push(aq, gp << 6 | vc);
 }
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
 int net_partition_build(struct net *n, uint32_t threads);

@@ -90,7 +90,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 static inline __attribute__((always_inline)) bool
 va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq, const bool wrap)
+               const bool obq, const bool wrap, const bool tor)
 {
     const int V = n->V;
     int best = -1;
@@ -100,8 +100,9 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
      * VC that depends on the requester, so that heads arriving together
      * ask for different VCs instead of colliding on the first (with one
      * VC, start 0 whatever the room). */
-    int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
-                                        obq) == INT32_MAX
+    int start = span > 1 && (tor ? ports[rc->port].kind == PORT_LOCAL
+                                 : out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
+                                               obq) == INT32_MAX)
                     ? (lin + lin / V) % span : 0;
     /* wrap: (start + i) % span by a wrapping counter (alloc_vc1_plain's; in
      * the larger allocators the counter's register cost more, +0.06 % on
@@ -109,9 +110,11 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
     for (int i = 0, k = start; i < span; i++, k = wrap ? (k + 1 == span ? 0 : k + 1) : k) {
         int v = rc->vc_lo + (wrap ? k : (start + i) % span);
         const struct ovc *o = &ovcs[rc->port * V + v];
-        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+        if (tor ? o->owner >= 0
+                : !ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
             continue;
-        int32_t room = out_room_as(n, &ports[rc->port], o, obq);
+        int32_t room = tor ? (ports[rc->port].kind == PORT_LOCAL ? INT32_MAX : o->credits)
+                           : out_room_as(n, &ports[rc->port], o, obq);
         if (room < need || room <= best_room)
             continue;
         best = v;
@@ -166,7 +169,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false, false))
             return true;
     return false;
 }
@@ -252,15 +255,17 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
  * reaches the next router after delay cycles. */
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M,
-                   const bool bnd)
+                   const bool bnd, const bool ls)
 {
-    if (!bnd && op->out_unlimited) { /* bnd: every buffer bounded (n->bounded) */
+    if (!bnd && op->out_unlimited) { /* bnd: the torus's loop (router_tor_loop) */
         net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     } else {
         o->credits--;
         /* into the next router's ring now, counted in on arrival, when
          * that router is this partition's (no other thread reads it) */
-        if (op->far_part == w->direct)
+        if (op->far_part == w->direct && bnd) /* delay: xbar_delay + link_latency */
+            net_send_direct_q(n, w->aq, op->far_in, vc, f);
+        else if (op->far_part == w->direct)
             net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
         else
             net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
@@ -268,7 +273,8 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
     if (OBUF_ON(n, M)) /* n->rocc: with output buffers only */
         n->rocc[r]--;
     w->flit_hops++;
-    op->last_send = n->now + 1;
+    if (ls) /* read only with n->router_mob (net.h) */
+        op->last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
     if (ANY(M) && n->link_first)
@@ -381,7 +387,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, true);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -466,7 +472,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             o->ob_space++;
     }
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, true);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -886,7 +892,8 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
  * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
  * delay at cycle now; false, with the router failed, if a body flit is there. */
 HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
-                     struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta)
+                     struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta,
+                     const bool plain)
 {
     flit_t f = iv->buf[iv->head];
     if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
@@ -899,9 +906,11 @@ HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v
         ir->len = 2;
     } else {
         struct packet *pk = &n->pk[f.pid];
-        ir->saved_route[0] = pk->route[0];
-        ir->saved_route[1] = pk->route[1];
-        ir->saved_misroute = pk->misroute;
+        if (!plain) { /* plain: no routing.reroute to restore them for */
+            ir->saved_route[0] = pk->route[0];
+            ir->saved_route[1] = pk->route[1];
+            ir->saved_misroute = pk->misroute;
+        }
         ir->route.sel = 0;
         n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
         ir->len = pk->len;
@@ -909,7 +918,8 @@ HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v
     }
     iv->state = IVC_ROUTING;
     iv->ready = (uint32_t)(now + n->route_delay);
-    ir->t_front = ir->t_routed = now;
+    if (!plain) /* plain: no recovery lane to read them (it runs RM_ANY) */
+        ir->t_front = ir->t_routed = now;
     return true;
 }
 
@@ -950,7 +960,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M)))
+            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M), false))
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
@@ -981,7 +991,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false, false)
+                                           p * V + v, &op, &ov, false, false, false)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
@@ -1223,8 +1233,14 @@ static __attribute__((noinline)) bool alloc_vcs_plain(struct net *n, struct net_
  * (routed if new, then its VC chosen or the head noted hopeless) and the
  * grant of its single request, without the request list (most calls at low
  * load and in the collectives). Rerouting goes to alloc_vcs. */
-static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_part *w,
-                                                      uint32_t r, int p, int v)
+/* Whether alloc_vc1_tor serves the speedup-1 cycle's single heads: every
+ * buffer bounded, no router.va_stage or router.atomic_vc. */
+static inline bool alloc_vc1_simple(const struct net *n)
+{
+    return n->bounded && !n->va_stage && !n->atomic_vc;
+}
+
+HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int v, const bool tor)
 {
     if (n->reroute)
         return alloc_vcs_plain(n, w, r, 1ULL << p);
@@ -1235,7 +1251,7 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false))
+    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false, true))
         return false;
     const bool again = iv->state == IVC_VA; /* it asked and failed before */
     if (!again) {
@@ -1250,7 +1266,7 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
         (ir->route.n == 1 && ir->route.sel <= 1
              ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                               n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov,
-                              false, true)
+                              false, true, tor)
              : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
         /* its request, alone: granted */
         struct ovc *o = &ovcs[op * V + ov];
@@ -1261,12 +1277,29 @@ static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_
         iv->out_port = (uint16_t)op;
         iv->out_vc = (uint8_t)ov;
         ports[p].active |= 1ULL << v;
-        if (n->vready && out_room(n, &ports[op], o) > 0)
+        if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
+                : n->vready && out_room(n, &ports[op], o) > 0)
             n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
     } else if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route))) {
         va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
     }
     return true;
+}
+
+static __attribute__((noinline)) bool alloc_vc1_plain(struct net *n, struct net_part *w,
+                                                      uint32_t r, int p, int v)
+{
+    return alloc_vc1_as(n, w, r, p, v, false);
+}
+
+/* alloc_vc1_plain where every buffer is bounded, without router.va_stage
+ * or router.atomic_vc (alloc_vc1_simple: the torus's loop, the
+ * collectives'): an output VC is free when it has no owner, its room its
+ * credits (an ejection's unbounded). */
+static __attribute__((noinline)) bool alloc_vc1_tor(struct net *n, struct net_part *w,
+                                                    uint32_t r, int p, int v)
+{
+    return alloc_vc1_as(n, w, r, p, v, true);
 }
 
 /* Input port p's switch request at speedup 1: its first VC from its
@@ -1292,16 +1325,19 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * metapackets: every VC a data VC), with the router's arrays and the
  * cycle in locals: the same steps in the same order. With lr
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
- * (record_link, without a chart: a chart runs RM_ANY). */
+ * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
+ * op->last_send (n->router_mob: its only reader sets it). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
                      struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
-                     const bool xl, const bool lr, const bool tor)
+                     const bool xl, const bool lr, const bool tor, const bool ls)
 {
     const uint64_t now = n->now;
-    struct ivc *iv = &ivcs[p * V + v];
+    /* the torus's loop: its VCs' addresses from the global index (the
+     * router's bases in registers cost more there, less in the others) */
+    struct ivc *iv = tor ? &n->ivcs[((size_t)gp0 + (size_t)p) * V + v] : &ivcs[p * V + v];
     const int opn = iv->out_port, ovn = iv->out_vc;
     struct port *op = &ports[opn];
-    struct ovc *o = &ovcs[opn * V + ovn];
+    struct ovc *o = tor ? &n->ovcs[((size_t)gp0 + (size_t)opn) * V + ovn] : &ovcs[opn * V + ovn];
     const uint32_t gop = gp0 + (uint32_t)opn;
     if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
@@ -1327,7 +1363,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
                        0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
-                  tor);
+                  tor, ls);
         if (lr) /* onto_link's last step in RM_ANY */
             count_link(n, gop);
         if (o->credits == 0 && (tor || !op->out_unlimited)) /* out of room: not ready (n->vready) */
@@ -1347,7 +1383,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
             n->va_hp[r] &= ~*on;
             *on = 0;
         }
-        if (n->va_stage)
+        if (!tor && n->va_stage) /* (the torus's loop runs without it) */
             n->ovc_freed[o - n->ovcs] = (uint32_t)now;
         iv->state = IVC_IDLE;
         in->active &= ~(1ULL << v);
@@ -1370,7 +1406,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * router holding flits at one input port only sends them without the
  * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr,
-                     const bool tor)
+                     const bool tor, const bool ls)
 {
     const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1394,15 +1430,16 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         uint64_t wv = ports[p].nonempty & ~ports[p].active;
         if (wv && ((n->va_hp[r] >> p) & 1))
             wv &= ~n->va_hope[gp0 + (uint32_t)p];
-        if (wv && !((wv & (wv - 1)) ? alloc_vcs_plain(n, w, r, pm1)
-                                    : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
+        if (wv && !((wv & (wv - 1))  ? alloc_vcs_plain(n, w, r, pm1)
+                    : tor || alloc_vc1_simple(n) ? alloc_vc1_tor(n, w, r, p, __builtin_ctzll(wv))
+                          : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
             return;
         const uint64_t ready = ports[p].nonempty & vready[p];
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
             w->last_move = n->now;
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor);
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor, ls);
         }
         return;
     }
@@ -1429,7 +1466,9 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         /* one head asks: alloc_vc1_plain */
         if (!((waiting & (waiting - 1)) || (wlast & (wlast - 1))
                   ? alloc_vcs_plain(n, w, r, waiting)
-                  : alloc_vc1_plain(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))))
+              : tor || alloc_vc1_simple(n)
+                  ? alloc_vc1_tor(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))
+                    : alloc_vc1_plain(n, w, r, __builtin_ctzll(waiting), __builtin_ctzll(wlast))))
             return;
         inreq &= ~waiting; /* ask again with the VCs granted */
         for (uint64_t pm = waiting; pm; pm &= pm - 1) {
@@ -1457,7 +1496,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
             const int p = __builtin_ctzll(im);
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
+            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
         }
         return;
     }
@@ -1479,20 +1518,20 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor);
+        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
     }
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, false, false);
+    plain1_step(n, w, r, true, false, false, n->router_mob);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, true, false);
+    plain1_step(n, w, r, true, true, false, n->router_mob);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1535,6 +1574,11 @@ router_step_fn router_step_for(const struct net *n)
     return plain1 ? router_step_plain1 : router_step_plain;
 }
 
+bool router_tor_loop(const struct net *n)
+{
+    return n->lat_uniform && n->mob_ports == net_all_ports(n) && alloc_vc1_simple(n);
+}
+
 bool router_keeps_ready(const struct net *n)
 {
     const router_step_fn step = router_step_for(n);
@@ -1557,7 +1601,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
         na0 = w->cyc_na;
     }
     if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, inlined == 1, inlined == 4, inlined == 5);
+        plain1_step(n, w, r, inlined == 1, inlined == 4, inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1623,7 +1667,7 @@ void net_part_routers(struct net *n, struct net_part *w)
         run_plain1_rec(n, w);
     else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
-    else if (inlined == 3 && n->bounded && n->mob_ports == net_all_ports(n)) /* the torus's */
+    else if (inlined == 3 && router_tor_loop(n)) /* the torus's */
         run_plain1_tor(n, w);
     else if (inlined == 3)
         run_plain1_nox(n, w);

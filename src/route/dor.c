@@ -103,6 +103,53 @@ static inline __attribute__((always_inline)) int direction(const struct topo *t,
     return -1;
 }
 
+/* dor_route past its two fast cases (classic datelines, cumulative ones
+ * from the tables), out of line: those then save no registers. */
+static __attribute__((noinline)) void dor_route_general(const struct dor *s, const struct net *n,
+                                                        uint32_t router, uint32_t dst_router,
+                                                        uint32_t src_router, struct packet *p,
+                                                        struct route_result *out)
+{
+    const struct topo *t = &n->topo;
+    int cls = 0, d;
+    for (d = 0; d < t->n; d++) {
+        int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
+        if (c != g)
+            break;
+        if (s->dl == DL_CUMULATIVE) { /* datelines crossed in finished dimensions */
+            int sc = topo_coord(t, src_router, d), h;
+            int dir = direction(t, p, d, sc, g, &h);
+            cls += crossings(sc, h, dir, t->k[d], true);
+        }
+    }
+    int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
+    int sc = topo_coord(t, src_router, d), h, k = t->k[d];
+    int dir = direction(t, p, d, sc, g, &h);
+    /* hops already taken in dimension d */
+    int done = dir > 0 ? c - sc : sc - c; /* in (-k, k): one k added is the residue */
+    if (done < 0)
+        done += k;
+    if (s->dl == DL_CLASSIC)
+        cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
+    else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
+        cls = sc > g;
+    else if (s->dl == DL_BALANCED) {
+        int m = (k - 1) / 2;
+        if (dir > 0 ? sc > g : sc < g) /* wraps */
+            cls = 1;
+        else if (dir > 0 ? sc <= m && m < g : g <= m && m < sc) /* crosses the middle */
+            cls = 0;
+        else
+            cls = (int)((p->route[0] >> (BAL_BIT + d)) & 1u);
+    }
+    else if (s->dl == DL_CUMULATIVE)
+        cls += crossings(sc, done + 1, dir, t->k[d], true);
+    if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
+        cls = s->classes - 1;
+    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
+                                    s->vc[2 * cls + 1]};
+}
+
 static void dor_route(void *state, const struct net *n, uint32_t router,
                       int in_port, int in_vc, struct packet *p,
                       struct route_result *out)
@@ -152,42 +199,7 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
             return;
         }
     }
-    for (d = 0; d < t->n; d++) {
-        int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
-        if (c != g)
-            break;
-        if (s->dl == DL_CUMULATIVE) { /* datelines crossed in finished dimensions */
-            int sc = topo_coord(t, src_router, d), h;
-            int dir = direction(t, p, d, sc, g, &h);
-            cls += crossings(sc, h, dir, t->k[d], true);
-        }
-    }
-    int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
-    int sc = topo_coord(t, src_router, d), h, k = t->k[d];
-    int dir = direction(t, p, d, sc, g, &h);
-    /* hops already taken in dimension d */
-    int done = dir > 0 ? c - sc : sc - c; /* in (-k, k): one k added is the residue */
-    if (done < 0)
-        done += k;
-    if (s->dl == DL_CLASSIC)
-        cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
-    else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
-        cls = sc > g;
-    else if (s->dl == DL_BALANCED) {
-        int m = (k - 1) / 2;
-        if (dir > 0 ? sc > g : sc < g) /* wraps */
-            cls = 1;
-        else if (dir > 0 ? sc <= m && m < g : g <= m && m < sc) /* crosses the middle */
-            cls = 0;
-        else
-            cls = (int)((p->route[0] >> (BAL_BIT + d)) & 1u);
-    }
-    else if (s->dl == DL_CUMULATIVE)
-        cls += crossings(sc, done + 1, dir, t->k[d], true);
-    if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
-        cls = s->classes - 1;
-    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
-                                    s->vc[2 * cls + 1]};
+    dor_route_general(s, n, router, dst_router, src_router, p, out);
 }
 
 static void dor_at_source(void *state, const struct net *n, struct packet *p,
