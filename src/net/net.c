@@ -428,13 +428,53 @@ static int credit_classes(struct net *n)
     return SATURN_OK;
 }
 
+/* Cycles with x = when & wheel_mask go to slot `slot` (struct net_part, ev_at). */
+static void wheel_point(struct net *n, uint64_t x, size_t slot)
+{
+    const uint32_t T = n->nparts, nq = n->nq;
+    for (uint32_t t = 0; t < T; t++) {
+        struct net_part *w = &n->parts[t];
+        for (uint32_t d = 0; d < nq; d++)
+            w->ev_at[x * nq + d] = &w->wheel[slot * nq + d];
+        for (uint32_t d = 0; d < T; d++)
+            w->cr_at[x * T + d] = &w->credit[slot * T + d];
+        w->ar_at[x] = &w->arrive[slot];
+    }
+}
+
+/* The tables for cycle now from scratch: the long wheel, but for the near
+ * cycles from now. */
+void net_wheel_build(struct net *n)
+{
+    const uint64_t now = n->now, mask = n->wheel_mask, near = n->near;
+    for (uint64_t x = 0; x <= mask; x++)
+        wheel_point(n, x, x);
+    for (uint64_t d = 0; d < near; d++)
+        wheel_point(n, (now + d) & mask, mask + 1 + ((now + d) & (near - 1)));
+    n->wheel_now = now;
+}
+
+void net_wheel_turn(struct net *n)
+{
+    const uint64_t now = n->now, mask = n->wheel_mask, near = n->near;
+    if (now == n->wheel_now || !near) /* one wheel: the tables never change */
+        return;
+    if (now == n->wheel_now + 1) { /* a cycle on: cycle now - 1's x is now + wheel_mask's */
+        wheel_point(n, (now - 1) & mask, (now - 1) & mask);
+        wheel_point(n, (now + near - 1) & mask, mask + 1 + ((now + near - 1) & (near - 1)));
+        n->wheel_now = now;
+    } else { /* a test's jump */
+        net_wheel_build(n);
+    }
+}
+
 void net_credit_queues(struct net *n, struct net_part *w)
 {
     const uint64_t now = n->now;
     const uint32_t mask = n->wheel_mask, np = n->nparts;
     for (uint32_t c = 0; c < n->nccls; c++)
-        w->cq[c] = &w->credit[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
-                              (n->ccls[c] & 0xffff)];
+        w->cq[c] = w->cr_at[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
+                            (n->ccls[c] & 0xffff)];
 }
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
@@ -627,6 +667,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
     n->wheel_mask = pow2_at_least(maxd + 1) - 1;
+    /* The short wheel (struct net, near): the local links' delay and the
+     * shorter ones, where the long wheel is at least 4 times as long (a
+     * Dragonfly's 10- and 100-cycle links: 16 slots and 128). */
+    const uint32_t near = pow2_at_least(n->xbar_delay + n->link_latency + 1);
+    n->near = 4 * (uint64_t)near <= (uint64_t)n->wheel_mask + 1 ? near : 0;
+    n->slots = n->wheel_mask + 1 + n->near;
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
@@ -808,17 +854,20 @@ void net_destroy(struct net *n)
     for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
         struct net_part *w = &n->parts[t];
         if (w->wheel)
-            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nq; i++)
+            for (size_t i = 0; i < (size_t)n->slots * n->nq; i++)
                 free(w->wheel[i].e);
         free(w->wheel);
         if (w->credit)
-            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
+            for (size_t i = 0; i < (size_t)n->slots * n->nparts; i++)
                 free(w->credit[i].i);
         free(w->credit);
         if (w->arrive)
-            for (size_t i = 0; i <= (size_t)n->wheel_mask; i++)
+            for (size_t i = 0; i < n->slots; i++)
                 free(w->arrive[i].i);
         free(w->arrive);
+        free(w->ev_at);
+        free(w->cr_at);
+        free(w->ar_at);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -1066,17 +1115,16 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 }
 
 /* Flits a router of partition w sent to its own routers (net_send_direct)
- * and arriving now: they are in their rings already and count from now
- * on; their masks are set as an event's arrival sets them. Whether any
- * arrived (never on the meta VC: its flits travel as events, meta_xfer).
- * Its two instances (below) are out of line, so that the loop keeps its
- * bounds in registers. */
+ * and arriving now, listed in aq (one of its due slots): they are in their
+ * rings already and count from now on; their masks are set as an event's
+ * arrival sets them. Whether any arrived (never on the meta VC: its flits
+ * travel as events, meta_xfer). Its instances (below) are out of line, so
+ * that the loop keeps its bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
-                                                                      struct net_part *w,
+                                                                      struct creditq *aq,
                                                                       const bool keep_wait,
                                                                       const bool mob_all)
 {
-    struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
     if (!na)
         return false;
@@ -1115,23 +1163,23 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
 
 /* n->rwait is read only with output buffers (RM_PLAIN_OBUF): a network
  * without them skips its store (the torus's arrivals). */
-static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, true, false);
+    return deliver_arrivals_as(n, aq, true, false);
 }
 static __attribute__((noinline)) bool deliver_arrivals_wait_all(struct net *n,
-                                                                struct net_part *w)
+                                                                struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, true, true);
+    return deliver_arrivals_as(n, aq, true, true);
 }
-static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, false, false);
+    return deliver_arrivals_as(n, aq, false, false);
 }
 /* Every port's buffers counted in the mobility (n->mob_ports, entropy.buffers = all). */
-static __attribute__((noinline)) bool deliver_arrivals_all(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals_all(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, false, true);
+    return deliver_arrivals_as(n, aq, false, true);
 }
 
 /* Output VC x (global port * V + VC) has room again: the input VC holding
@@ -1175,9 +1223,11 @@ void net_part_deliver(struct net *n, struct net_part *w)
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
     uint64_t *const rports = n->rports, *const router_active = n->router_active;
     bool moved = false; /* a data flit arrived: progress for the watchdog */
-    const size_t slot = (size_t)(n->now & n->wheel_mask) * n->nq;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct evq *q = &n->parts[src].wheel[slot + w->index];
+    size_t due[2];
+    const uint32_t ndue = net_due_slots(n, due);
+    /* each partition's queues in turn, the long wheel's slot before the short one's */
+    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+        struct evq *q = &n->parts[k / ndue].wheel[due[k % ndue] * n->nq + w->index];
         const uint32_t nev = q->n;
         for (uint32_t i = 0; i < nev; i++) {
             const struct event *e = &q->e[i];
@@ -1229,15 +1279,17 @@ void net_part_deliver(struct net *n, struct net_part *w)
         q->n = 0;
     }
     const bool mob_all = n->mob_ports == net_all_ports(n);
-    if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
-                   : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
-        moved = true;
+    for (uint32_t d = 0; d < ndue; d++) {
+        struct creditq *aq = &w->arrive[due[d]];
+        if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, aq) : deliver_arrivals_wait(n, aq))
+                       : (mob_all ? deliver_arrivals_all(n, aq) : deliver_arrivals(n, aq)))
+            moved = true;
+    }
     if (moved)
         w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
-    const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct creditq *q = &n->parts[src].credit[cslot];
+    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+        struct creditq *q = &n->parts[k / ndue].credit[due[k % ndue] * n->nparts + w->index];
         if (n->vready)
             credits_in(n, q->i, q->n, true);
         else
@@ -1252,21 +1304,25 @@ void net_part_deliver(struct net *n, struct net_part *w)
  * their ids). */
 static void deliver_sinks(struct net *n)
 {
-    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct evq *q = &n->parts[src].wheel[lane];
-        for (uint32_t i = 0; i < q->n; i++)
-            net_sink_flit(n, q->e[i].target, q->e[i].f);
-        q->n = 0;
-    }
+    size_t due[2];
+    const uint32_t ndue = net_due_slots(n, due);
+    for (uint32_t src = 0; src < n->nparts; src++)
+        for (uint32_t d = 0; d < ndue; d++) {
+            struct evq *q = &n->parts[src].wheel[due[d] * n->nq + n->nparts];
+            for (uint32_t i = 0; i < q->n; i++)
+                net_sink_flit(n, q->e[i].target, q->e[i].f);
+            q->n = 0;
+        }
 }
 
 static bool sinks_due(const struct net *n)
 {
-    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
+    size_t due[2];
+    const uint32_t ndue = net_due_slots(n, due);
     for (uint32_t src = 0; src < n->nparts; src++)
-        if (n->parts[src].wheel[lane].n)
-            return true;
+        for (uint32_t d = 0; d < ndue; d++)
+            if (n->parts[src].wheel[due[d] * n->nq + n->nparts].n)
+                return true;
     return false;
 }
 
@@ -1308,6 +1364,7 @@ int net_step(struct net *n)
         n->failed = true;
         return SATURN_EINTERNAL;
     }
+    net_wheel_turn(n); /* before anything is sent this cycle */
     for (int i = 0; i < n->nhooks; i++) /* they sample the network as the last cycle left it */
         if (n->hooks[i].ops->cycle_start)
             n->hooks[i].ops->cycle_start(n, n->hooks[i].state);

@@ -199,15 +199,15 @@ struct port_credit {
 struct net_part {
     uint32_t r_lo, r_hi;  /* routers [r_lo, r_hi) */
     uint32_t index;
-    /* Events this partition sends, by arrival slot and destination:
-     * wheel[slot * nq + d], d < nparts a partition, d == nparts the sinks
-     * (delivered serially, in partition order). */
+    /* Events this partition sends, by arrival slot (struct net, near) and
+     * destination: wheel[slot * nq + d], d < nparts a partition, d ==
+     * nparts the sinks (delivered serially, in partition order). */
     struct evq *wheel;
     /* Credits this partition returns, by arrival slot and destination
      * partition: credit[slot * nparts + d]. */
     struct creditq *credit;
     /* The queue of each credit class (n->ccls) for credits sent in this
-     * cycle: credit[((now + credit_lat) & wheel_mask) * nparts + up_part],
+     * cycle: cr_at[((now + credit_lat) & wheel_mask) * nparts + up_part],
      * set as the routers' phase starts (net_credit_queues). */
     struct creditq **cq;
     /* Arrivals without events: flits this partition sent to input VCs of
@@ -216,6 +216,16 @@ struct net_part {
      * is listed here, by arrival slot, as (global input port << 6 | VC),
      * so that delivery only counts it in and sets the masks. */
     struct creditq *arrive;
+    /* Where a push goes (net_internal.h): for x = when & wheel_mask, the
+     * queue of cycle `when` among now .. now + wheel_mask, in the long
+     * wheel (slot x) or for the near cycles from now the short one
+     * (struct net, near): ev_at[x * nq + d] = &wheel[slot * nq + d],
+     * cr_at[x * nparts + d] = &credit[slot * nparts + d], ar_at[x] =
+     * &arrive[slot]. A push then costs what it cost with one wheel: a
+     * load of the queue's address instead of its computation. Two entries
+     * change a cycle (net_wheel_turn). */
+    struct evq **ev_at;
+    struct creditq **cr_at, **ar_at;
     uint32_t direct;      /* the far_part of ports whose flits take that path: index, or
                              UINT32_MAX (none) when a port number does not fit in 26 bits */
     void *va_scratch;     /* router_step's requests: P * V entries */
@@ -335,7 +345,18 @@ struct net {
     uint32_t *pk_free;
     uint32_t pk_nfree;
 
-    uint32_t wheel_mask;
+    /* The timing wheel: what arrives at cycle t (events, credits, arrivals)
+     * is queued in a slot of the arrays above (struct net_part). Delays below
+     * near (local links, the crossbar, injection, ejection) take a short
+     * wheel of near slots, the others (a Dragonfly's 100-cycle global
+     * links) the long one of wheel_mask + 1: a slot is written and read
+     * once a turn of its wheel, and a short turn keeps its queues in the
+     * cache, which on a network beyond the caches a 128-slot turn does
+     * not. near is 0 (one wheel) where the delays are alike. */
+    uint32_t wheel_mask;     /* the long wheel: slots 0 .. wheel_mask */
+    uint32_t near;           /* the short wheel: slots wheel_mask + 1 .. + near (a power of 2, or 0) */
+    uint32_t slots;          /* wheel_mask + 1 + near: the slots of each queue array */
+    uint64_t wheel_now;      /* the cycle the partitions' ev_at, cr_at, ar_at are for */
     uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers); nq = nparts + 1 */
     struct net_part *parts;
     uint16_t *word_part;     /* router word (r / 64) -> partition */

@@ -10,6 +10,23 @@
 bool net_evq_grow(struct evq *q);
 bool net_creditq_grow(struct creditq *q);
 
+/* Makes the partitions' ev_at, cr_at and ar_at right for cycle n->now
+ * (net_step, router_step): what arrives within the near cycles from now
+ * takes the short wheel (struct net, near). For one arrival cycle, what
+ * took the long wheel was sent before anything in the short one, so
+ * reading its slot first, then the short one's (net_due_slots), reads in
+ * the order sent. */
+void net_wheel_turn(struct net *n);
+/* The same tables from scratch (net_partition_build, a jump of n->now). */
+void net_wheel_build(struct net *n);
+/* The slots due now, in the order to read them (net_wheel_turn): their number. */
+static inline uint32_t net_due_slots(const struct net *n, size_t s[2])
+{
+    s[0] = (size_t)(n->now & n->wheel_mask);
+    s[1] = n->wheel_mask + 1 + (size_t)(n->now & (n->near - 1));
+    return n->near ? 2 : 1;
+}
+
 /* Schedule an event for cycle `when`, sent by partition w to partition
  * dpart (n->nparts: the serial sink lane). Serial phases send as
  * partition 0 (net_serial_part). */
@@ -17,7 +34,7 @@ static inline void net_push_event(struct net *n, struct net_part *w, uint64_t wh
                                   uint32_t kind, uint32_t dpart, uint32_t target, uint32_t vc,
                                   flit_t f)
 {
-    struct evq *q = &w->wheel[(size_t)(when & n->wheel_mask) * n->nq + dpart];
+    struct evq *q = w->ev_at[(size_t)(when & n->wheel_mask) * n->nq + dpart];
     if (__builtin_expect(q->n == q->cap, 0) && !net_evq_grow(q)) {
         fprintf(stderr, "saturn: out of memory\n");
         abort();
@@ -42,7 +59,7 @@ static inline __attribute__((always_inline)) void net_creditq_push(struct credit
 static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t when,
                                    uint32_t dpart, uint32_t idx)
 {
-    net_creditq_push(&w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
+    net_creditq_push(w->cr_at[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
 }
 /* Whether router r holds flits: in its input VCs (n->rports) or, with
  * output buffers, in those or on their way into them (n->rocc, kept only
@@ -173,7 +190,7 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     const uint32_t at = iv->count + iv->pending;
     iv->buf[(iv->head + at) & iv->mask] = f;
     iv->pending++;
-    net_creditq_push(&w->arrive[when & n->wheel_mask], gp << 6 | vc);
+    net_creditq_push(w->ar_at[when & n->wheel_mask], gp << 6 | vc);
 }
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
 int net_partition_build(struct net *n, uint32_t threads);
