@@ -784,8 +784,9 @@ static void rings_restart_when_empty(void **state)
 }
 
 /* Whether every push-table entry of every partition is what net_wheel_turn
- * promises for cycle n->now: the near cycles from now in the short wheel,
- * the others in the long one's slot t & wheel_mask. */
+ * promises for cycle n->now: cycle now + d in the smallest short wheel k
+ * with d < near[k], the others in the long wheel's slot (now + d) &
+ * wheel_mask. */
 static void wheel_tables_right(const struct net *n)
 {
     const uint64_t L = (uint64_t)n->wheel_mask + 1;
@@ -793,7 +794,11 @@ static void wheel_tables_right(const struct net *n)
         const struct net_part *w = &n->parts[t];
         for (uint64_t d = 0; d < L; d++) {
             const uint64_t x = (n->now + d) & n->wheel_mask;
-            const size_t slot = d < n->near ? L + ((n->now + d) & (n->near - 1)) : x;
+            uint32_t k = 0;
+            while (k < n->nnear && d >= n->near[k])
+                k++;
+            const size_t slot =
+                k < n->nnear ? n->near_base[k] + ((n->now + d) & (n->near[k] - 1)) : x;
             assert_ptr_equal(w->ar_at[x], &w->arrive[slot]);
             for (uint32_t q = 0; q < n->nq; q++)
                 assert_ptr_equal(w->ev_at[x * n->nq + q], &w->wheel[slot * n->nq + q]);
@@ -803,12 +808,15 @@ static void wheel_tables_right(const struct net *n)
     }
 }
 
-/* Whether any queue of the short wheel (slots wheel_mask + 1 on) was ever
- * pushed to (a queue allocates on its first push). */
-static bool short_wheel_used(const struct net *n)
+/* Whether any queue of short wheel k (struct net, near) was ever pushed to
+ * (a queue allocates on its first push); k = NET_NEAR: of any short wheel
+ * (slots wheel_mask + 1 on). */
+static bool short_wheel_used(const struct net *n, uint32_t k)
 {
+    const size_t lo = k < NET_NEAR ? n->near_base[k] : (size_t)n->wheel_mask + 1,
+                 hi = k < NET_NEAR ? lo + n->near[k] : n->slots;
     for (uint32_t t = 0; t < n->nparts; t++)
-        for (size_t s = (size_t)n->wheel_mask + 1; s < n->slots; s++) {
+        for (size_t s = lo; s < hi; s++) {
             const struct net_part *w = &n->parts[t];
             if (w->arrive[s].cap)
                 return true;
@@ -822,8 +830,8 @@ static bool short_wheel_used(const struct net *n)
     return false;
 }
 
-/* One steady run; one: with a single wheel (n->near 0, as a network whose
- * delays are alike has), else with the short wheel the configuration gets. */
+/* One steady run; one: with a single wheel (n->nnear 0, as a network whose
+ * delays are alike has), else with the short wheels the configuration gets. */
 static struct saturn_results wheel_run(const char *const *kv, bool one, struct saturn_sim **sp)
 {
     struct saturn_config *c = test_config(kv);
@@ -831,7 +839,7 @@ static struct saturn_results wheel_run(const char *const *kv, bool one, struct s
     struct saturn_sim *s = NULL;
     assert_int_equal(saturn_sim_create(c, &s, &err), SATURN_OK);
     if (one) {
-        s->net.near = 0;
+        s->net.nnear = 0;
         net_wheel_build(&s->net);
     }
     struct saturn_results r;
@@ -842,17 +850,17 @@ static struct saturn_results wheel_run(const char *const *kv, bool one, struct s
     return r;
 }
 
-/* The short wheel (struct net, near: the local links' and shorter delays in
- * 16 slots of their own when the long ones need 128) changes nothing: a
- * Dragonfly (68 routers: two partitions on two threads) with 10- and
- * 100-cycle links, paper 004's router and a
- * speedup-1 one, on one and two threads (flits between partitions travel
- * as events, local and global ones for one cycle in both wheels), and a
- * torus with 40-cycle credits under Disha's recovery lane (the hooks'
- * ejections), each run with both wheels and with one: the same results,
- * the audit every cycle. The short wheel carries traffic in the first and
- * none in the second. Then the push tables, stepped cycle by cycle and
- * after a jump of the clock (a test's), name the slots they should. */
+/* The short wheels (struct net, near: the local links' delay in 16 slots,
+ * injection and ejection in 4, when the long delays need 128) change
+ * nothing: a Dragonfly (68 routers: two partitions on two threads) with
+ * 10- and 100-cycle links, paper 004's router and a speedup-1 one, on one
+ * and two threads (flits between partitions travel as events, local and
+ * global ones for one cycle in different wheels), and a torus with 40-cycle
+ * credits under Disha's recovery lane, each run with its short wheels and
+ * with one wheel: the same results, the audit every cycle. Every short
+ * wheel carries traffic in the first run, none in the second. Then the
+ * push tables, stepped cycle by cycle and after a jump of the clock (a
+ * test's), name the slots they should. */
 static void short_wheel_same(void **state)
 {
     (void)state;
@@ -884,9 +892,10 @@ static void short_wheel_same(void **state)
         struct saturn_sim *s2, *s1;
         struct saturn_results two = wheel_run(kv, false, &s2), one = wheel_run(kv, true, &s1);
         const struct net *n = &s2->net;
-        assert_true(n->near >= 2 && 4 * (uint64_t)n->near <= (uint64_t)n->wheel_mask + 1);
-        assert_true(short_wheel_used(n));
-        assert_false(short_wheel_used(&s1->net));
+        assert_true(n->nnear >= 1 && 4 * (uint64_t)n->near[n->nnear - 1] <= n->wheel_mask + 1);
+        for (uint32_t w = 0; w < n->nnear; w++)
+            assert_true(short_wheel_used(n, w));
+        assert_false(short_wheel_used(&s1->net, NET_NEAR));
         assert_true(two.flit_hops > 0 && two.measured_delivered > 0);
         if (k == 1)
             assert_true(n->nparts == 2);
@@ -900,7 +909,8 @@ static void short_wheel_same(void **state)
     join_kv(kv, df, sizeof df / sizeof df[0],
             (const char *const[]){"routing.algorithm=base", "sim.threads=2", NULL});
     struct net *n = test_net(kv, &cfg);
-    assert_true(n->near == 16 && n->wheel_mask == 127 && n->nparts == 2);
+    assert_true(n->nnear == 2 && n->near[0] == 4 && n->near[1] == 16 && n->wheel_mask == 127 &&
+                n->nparts == 2);
     wheel_tables_right(n);
     for (uint32_t c = 0; c < 300; c++) {
         if (c % 3 == 0)
@@ -909,7 +919,7 @@ static void short_wheel_same(void **state)
         net_wheel_turn(n); /* what the next net_step does first */
         wheel_tables_right(n);
     }
-    assert_true(short_wheel_used(n));
+    assert_true(short_wheel_used(n, 0) && short_wheel_used(n, 1));
     n->now += 1000 + 5; /* a jump: the tables built afresh */
     net_wheel_turn(n);
     wheel_tables_right(n);

@@ -443,25 +443,31 @@ static void wheel_point(struct net *n, uint64_t x, size_t slot)
 }
 
 /* The tables for cycle now from scratch: the long wheel, but for the near
- * cycles from now. */
+ * cycles from now (the shorter wheels over the longer). */
 void net_wheel_build(struct net *n)
 {
-    const uint64_t now = n->now, mask = n->wheel_mask, near = n->near;
+    const uint64_t now = n->now, mask = n->wheel_mask;
     for (uint64_t x = 0; x <= mask; x++)
         wheel_point(n, x, x);
-    for (uint64_t d = 0; d < near; d++)
-        wheel_point(n, (now + d) & mask, mask + 1 + ((now + d) & (near - 1)));
+    for (uint32_t k = n->nnear; k-- > 0;)
+        for (uint64_t d = 0; d < n->near[k]; d++)
+            wheel_point(n, (now + d) & mask, n->near_base[k] + ((now + d) & (n->near[k] - 1)));
     n->wheel_now = now;
 }
 
 void net_wheel_turn(struct net *n)
 {
-    const uint64_t now = n->now, mask = n->wheel_mask, near = n->near;
-    if (now == n->wheel_now || !near) /* one wheel: the tables never change */
+    const uint64_t now = n->now, mask = n->wheel_mask;
+    if (now == n->wheel_now || !n->nnear) /* one wheel: the tables never change */
         return;
-    if (now == n->wheel_now + 1) { /* a cycle on: cycle now - 1's x is now + wheel_mask's */
+    if (now == n->wheel_now + 1) {
+        /* a cycle on: cycle now - 1's x is now + wheel_mask's, and the
+         * cycle near[k] - 1 from now enters short wheel k */
         wheel_point(n, (now - 1) & mask, (now - 1) & mask);
-        wheel_point(n, (now + near - 1) & mask, mask + 1 + ((now + near - 1) & (near - 1)));
+        for (uint32_t k = 0; k < n->nnear; k++) {
+            const uint64_t t = now + n->near[k] - 1;
+            wheel_point(n, t & mask, n->near_base[k] + (t & (n->near[k] - 1)));
+        }
         n->wheel_now = now;
     } else { /* a test's jump */
         net_wheel_build(n);
@@ -667,12 +673,27 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
     n->wheel_mask = pow2_at_least(maxd + 1) - 1;
-    /* The short wheel (struct net, near): the local links' delay and the
-     * shorter ones, where the long wheel is at least 4 times as long (a
-     * Dragonfly's 10- and 100-cycle links: 16 slots and 128). */
-    const uint32_t near = pow2_at_least(n->xbar_delay + n->link_latency + 1);
-    n->near = 4 * (uint64_t)near <= (uint64_t)n->wheel_mask + 1 ? near : 0;
-    n->slots = n->wheel_mask + 1 + n->near;
+    /* Short wheels (struct net, near): one for the local links' delay, one
+     * for the shortest (injection, ejection, a node's credits), each where
+     * the next longer wheel is at least 4 times as long (a Dragonfly with
+     * 10- and 100-cycle links: 4, 16 and 128 slots). */
+    uint32_t shortest = n->inject_latency;
+    if (n->xbar_delay + n->eject_latency > shortest) shortest = n->xbar_delay + n->eject_latency;
+    if (n->credit_delay > shortest) shortest = n->credit_delay;
+    const uint32_t want[NET_NEAR] = {pow2_at_least(n->xbar_delay + n->link_latency + 1),
+                                     pow2_at_least(shortest + 1)};
+    uint32_t chosen[NET_NEAR], m = 0; /* the longest first */
+    uint64_t above = (uint64_t)n->wheel_mask + 1;
+    for (int k = 0; k < NET_NEAR; k++)
+        if (4 * (uint64_t)want[k] <= above)
+            above = chosen[m++] = want[k];
+    n->nnear = m;
+    n->slots = n->wheel_mask + 1;
+    for (uint32_t k = m; k-- > 0;) { /* ascending; slots after the long wheel's, the longest first */
+        n->near[k] = chosen[m - 1 - k];
+        n->near_base[k] = n->slots;
+        n->slots += n->near[k];
+    }
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
@@ -1223,7 +1244,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
     uint64_t *const rports = n->rports, *const router_active = n->router_active;
     bool moved = false; /* a data flit arrived: progress for the watchdog */
-    size_t due[2];
+    size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, due);
     /* each partition's queues in turn, the long wheel's slot before the short one's */
     for (uint32_t k = 0; k < n->nparts * ndue; k++) {
@@ -1304,7 +1325,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
  * their ids). */
 static void deliver_sinks(struct net *n)
 {
-    size_t due[2];
+    size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, due);
     for (uint32_t src = 0; src < n->nparts; src++)
         for (uint32_t d = 0; d < ndue; d++) {
@@ -1317,7 +1338,7 @@ static void deliver_sinks(struct net *n)
 
 static bool sinks_due(const struct net *n)
 {
-    size_t due[2];
+    size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, due);
     for (uint32_t src = 0; src < n->nparts; src++)
         for (uint32_t d = 0; d < ndue; d++)

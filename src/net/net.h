@@ -26,6 +26,7 @@
 #include "topo/topo.h"
 
 #define NET_NONE UINT32_MAX
+#define NET_NEAR 2 /* short timing wheels at most (struct net, near) */
 
 enum switching { SW_WORMHOLE, SW_VCT, SW_UNLIMITED };
 
@@ -218,7 +219,7 @@ struct net_part {
     struct creditq *arrive;
     /* Where a push goes (net_internal.h): for x = when & wheel_mask, the
      * queue of cycle `when` among now .. now + wheel_mask, in the long
-     * wheel (slot x) or for the near cycles from now the short one
+     * wheel (slot x) or for the near cycles from now a short one
      * (struct net, near): ev_at[x * nq + d] = &wheel[slot * nq + d],
      * cr_at[x * nparts + d] = &credit[slot * nparts + d], ar_at[x] =
      * &arrive[slot]. A push then costs what it cost with one wheel: a
@@ -346,16 +347,20 @@ struct net {
     uint32_t pk_nfree;
 
     /* The timing wheel: what arrives at cycle t (events, credits, arrivals)
-     * is queued in a slot of the arrays above (struct net_part). Delays below
-     * near (local links, the crossbar, injection, ejection) take a short
-     * wheel of near slots, the others (a Dragonfly's 100-cycle global
-     * links) the long one of wheel_mask + 1: a slot is written and read
-     * once a turn of its wheel, and a short turn keeps its queues in the
-     * cache, which on a network beyond the caches a 128-slot turn does
-     * not. near is 0 (one wheel) where the delays are alike. */
+     * is queued in a slot of the arrays above (struct net_part). A delay
+     * below near[k] (the smallest such k) takes short wheel k, of near[k]
+     * slots from near_base[k]: the local links' delay, and the shortest ones
+     * (injection, ejection, the crossbar); the others (a Dragonfly's
+     * 100-cycle global links) the long wheel of wheel_mask + 1. A slot is
+     * written and read once a turn of its wheel, and a short turn keeps its
+     * queues in the cache, which on a network beyond the caches a 128-slot
+     * turn does not. nnear is 0 (one wheel) where the delays are alike. */
     uint32_t wheel_mask;     /* the long wheel: slots 0 .. wheel_mask */
-    uint32_t near;           /* the short wheel: slots wheel_mask + 1 .. + near (a power of 2, or 0) */
-    uint32_t slots;          /* wheel_mask + 1 + near: the slots of each queue array */
+    uint32_t nnear;          /* short wheels, at most NET_NEAR */
+    uint32_t near[NET_NEAR]; /* their slots, ascending powers of 2, each a quarter of the next's
+                                or less */
+    uint32_t near_base[NET_NEAR]; /* their first slot (after the long wheel's, the longest first) */
+    uint32_t slots;          /* wheel_mask + 1 + the near[k]: the slots of each queue array */
     uint64_t wheel_now;      /* the cycle the partitions' ev_at, cr_at, ar_at are for */
     uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers); nq = nparts + 1 */
     struct net_part *parts;

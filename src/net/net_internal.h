@@ -11,20 +11,22 @@ bool net_evq_grow(struct evq *q);
 bool net_creditq_grow(struct creditq *q);
 
 /* Makes the partitions' ev_at, cr_at and ar_at right for cycle n->now
- * (net_step, router_step): what arrives within the near cycles from now
- * takes the short wheel (struct net, near). For one arrival cycle, what
- * took the long wheel was sent before anything in the short one, so
- * reading its slot first, then the short one's (net_due_slots), reads in
- * the order sent. */
+ * (net_step, router_step): what arrives within near[k] cycles from now
+ * takes short wheel k, the smallest such (struct net, near). For one
+ * arrival cycle, what took a longer wheel was sent before anything in a
+ * shorter one, so reading the long wheel's slot first, then the short
+ * ones' from the longest (net_due_slots), reads in the order sent. */
 void net_wheel_turn(struct net *n);
 /* The same tables from scratch (net_partition_build, a jump of n->now). */
 void net_wheel_build(struct net *n);
 /* The slots due now, in the order to read them (net_wheel_turn): their number. */
-static inline uint32_t net_due_slots(const struct net *n, size_t s[2])
+static inline uint32_t net_due_slots(const struct net *n, size_t s[NET_NEAR + 1])
 {
-    s[0] = (size_t)(n->now & n->wheel_mask);
-    s[1] = n->wheel_mask + 1 + (size_t)(n->now & (n->near - 1));
-    return n->near ? 2 : 1;
+    uint32_t m = 0;
+    s[m++] = (size_t)(n->now & n->wheel_mask);
+    for (uint32_t k = n->nnear; k-- > 0;)
+        s[m++] = n->near_base[k] + (size_t)(n->now & (n->near[k] - 1));
+    return m;
 }
 
 /* Schedule an event for cycle `when`, sent by partition w to partition
