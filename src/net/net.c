@@ -1246,7 +1246,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
     bool moved = false; /* a data flit arrived: progress for the watchdog */
     size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, due);
-    /* each partition's queues in turn, the long wheel's slot before the short one's */
+    /* each partition's queues in turn, the long wheel's slot before the short ones' */
     for (uint32_t k = 0; k < n->nparts * ndue; k++) {
         struct evq *q = &n->parts[k / ndue].wheel[due[k % ndue] * n->nq + w->index];
         const uint32_t nev = q->n;

@@ -223,8 +223,8 @@ struct net_part {
      * (struct net, near): ev_at[x * nq + d] = &wheel[slot * nq + d],
      * cr_at[x * nparts + d] = &credit[slot * nparts + d], ar_at[x] =
      * &arrive[slot]. A push then costs what it cost with one wheel: a
-     * load of the queue's address instead of its computation. Two entries
-     * change a cycle (net_wheel_turn). */
+     * load of the queue's address instead of its computation. One entry
+     * a wheel changes a cycle (net_wheel_turn). */
     struct evq **ev_at;
     struct creditq **cr_at, **ar_at;
     uint32_t direct;      /* the far_part of ports whose flits take that path: index, or
