@@ -590,7 +590,7 @@ static void zero_load_obuf_credits(void **state)
 static uint32_t credits_sent(const struct net *n)
 {
     uint32_t c = 0;
-    for (size_t q = 0; q < (size_t)(n->wheel_mask + 1) * n->nparts; q++)
+    for (size_t q = 0; q < (size_t)n->slots * n->nparts; q++)
         c += n->parts[0].credit[q].n;
     return c;
 }

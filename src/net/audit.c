@@ -63,8 +63,8 @@ bool net_audit(struct net *n)
         free(xbar);
         return true;
     }
-    for (size_t b = 0; b < (size_t)(n->wheel_mask + 1) * n->nparts; b++) {
-        const struct creditq *q = &n->parts[b / (n->wheel_mask + 1)].arrive[b % (n->wheel_mask + 1)];
+    for (size_t b = 0; b < (size_t)n->slots * n->nparts; b++) {
+        const struct creditq *q = &n->parts[b / n->slots].arrive[b % n->slots];
         for (uint32_t i = 0; i < q->n; i++)
             listed[(size_t)(q->i[i] >> 6) * V + (q->i[i] & 63)]++;
     }
@@ -77,7 +77,7 @@ bool net_audit(struct net *n)
         flow[i] += in;
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
-    const size_t queues = (size_t)(n->wheel_mask + 1) * n->nq;
+    const size_t queues = (size_t)n->slots * n->nq;
     for (size_t b = 0; b < queues * n->nparts; b++) {
         const struct evq *q = &n->parts[b / queues].wheel[b % queues];
         for (uint32_t i = 0; i < q->n; i++) {
@@ -100,7 +100,7 @@ bool net_audit(struct net *n)
             }
         }
     }
-    const size_t cqueues = (size_t)(n->wheel_mask + 1) * n->nparts;
+    const size_t cqueues = (size_t)n->slots * n->nparts;
     for (size_t b = 0; b < cqueues * n->nparts; b++) {
         const struct creditq *q = &n->parts[b / cqueues].credit[b % cqueues];
         for (uint32_t i = 0; i < q->n; i++) {

@@ -431,14 +431,60 @@ static int credit_classes(struct net *n)
     return SATURN_OK;
 }
 
+/* Cycles with x = when & wheel_mask go to slot `slot` (struct net_part, ev_at). */
+static void wheel_point(struct net *n, uint64_t x, size_t slot)
+{
+    const uint32_t T = n->nparts, nq = n->nq;
+    for (uint32_t t = 0; t < T; t++) {
+        struct net_part *w = &n->parts[t];
+        for (uint32_t d = 0; d < nq; d++)
+            w->ev_at[x * nq + d] = &w->wheel[slot * nq + d];
+        for (uint32_t d = 0; d < T; d++)
+            w->cr_at[x * T + d] = &w->credit[slot * T + d];
+        w->ar_at[x] = &w->arrive[slot];
+    }
+}
+
+/* The tables for cycle now from scratch: the long wheel, but for the near
+ * cycles from now (the shorter wheels over the longer). */
+void net_wheel_build(struct net *n)
+{
+    const uint64_t now = n->now, mask = n->wheel_mask;
+    for (uint64_t x = 0; x <= mask; x++)
+        wheel_point(n, x, x);
+    for (uint32_t k = n->nnear; k-- > 0;)
+        for (uint64_t d = 0; d < n->near[k]; d++)
+            wheel_point(n, (now + d) & mask, n->near_base[k] + ((now + d) & (n->near[k] - 1)));
+    n->wheel_now = now;
+}
+
+void net_wheel_turn(struct net *n)
+{
+    const uint64_t now = n->now, mask = n->wheel_mask;
+    if (now == n->wheel_now || !n->nnear) /* one wheel: the tables never change */
+        return;
+    if (now == n->wheel_now + 1) {
+        /* a cycle on: cycle now - 1's x is now + wheel_mask's, and the
+         * cycle near[k] - 1 from now enters short wheel k */
+        wheel_point(n, (now - 1) & mask, (now - 1) & mask);
+        for (uint32_t k = 0; k < n->nnear; k++) {
+            const uint64_t t = now + n->near[k] - 1;
+            wheel_point(n, t & mask, n->near_base[k] + (t & (n->near[k] - 1)));
+        }
+        n->wheel_now = now;
+    } else { /* a test's jump */
+        net_wheel_build(n);
+    }
+}
+
 void net_credit_queues(struct net *n, struct net_part *w)
 {
     const uint64_t now = n->now;
     const uint32_t mask = n->wheel_mask, np = n->nparts;
     for (uint32_t c = 0; c < n->nccls; c++)
-        w->cq[c] = &w->credit[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
-                              (n->ccls[c] & 0xffff)];
-    w->aq = &w->arrive[(now + n->xbar_delay + n->link_latency) & mask];
+        w->cq[c] = w->cr_at[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
+                            (n->ccls[c] & 0xffff)];
+    w->aq = w->ar_at[(now + n->xbar_delay + n->link_latency) & mask];
 }
 
 int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
@@ -631,6 +677,27 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
     n->wheel_mask = pow2_at_least(maxd + 1) - 1;
+    /* Short wheels (struct net, near): one for the local links' delay, one
+     * for the shortest (injection, ejection, a node's credits), each where
+     * the next longer wheel is at least 4 times as long (a Dragonfly with
+     * 10- and 100-cycle links: 4, 16 and 128 slots). */
+    uint32_t shortest = n->inject_latency;
+    if (n->xbar_delay + n->eject_latency > shortest) shortest = n->xbar_delay + n->eject_latency;
+    if (n->credit_delay > shortest) shortest = n->credit_delay;
+    const uint32_t want[NET_NEAR] = {pow2_at_least(n->xbar_delay + n->link_latency + 1),
+                                     pow2_at_least(shortest + 1)};
+    uint32_t chosen[NET_NEAR], m = 0; /* the longest first */
+    uint64_t above = (uint64_t)n->wheel_mask + 1;
+    for (int k = 0; k < NET_NEAR; k++)
+        if (4 * (uint64_t)want[k] <= above)
+            above = chosen[m++] = want[k];
+    n->nnear = m;
+    n->slots = n->wheel_mask + 1;
+    for (uint32_t k = m; k-- > 0;) { /* ascending; slots after the long wheel's, the longest first */
+        n->near[k] = chosen[m - 1 - k];
+        n->near_base[k] = n->slots;
+        n->slots += n->near[k];
+    }
     n->router_active = calloc((n->topo.routers + 63) / 64, sizeof(uint64_t));
     n->rocc = calloc(n->topo.routers, sizeof *n->rocc);
     n->rports = calloc(n->topo.routers, sizeof *n->rports);
@@ -812,17 +879,20 @@ void net_destroy(struct net *n)
     for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
         struct net_part *w = &n->parts[t];
         if (w->wheel)
-            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nq; i++)
+            for (size_t i = 0; i < (size_t)n->slots * n->nq; i++)
                 free(w->wheel[i].e);
         free(w->wheel);
         if (w->credit)
-            for (size_t i = 0; i < (size_t)(n->wheel_mask + 1) * n->nparts; i++)
+            for (size_t i = 0; i < (size_t)n->slots * n->nparts; i++)
                 free(w->credit[i].i);
         free(w->credit);
         if (w->arrive)
-            for (size_t i = 0; i <= (size_t)n->wheel_mask; i++)
+            for (size_t i = 0; i < n->slots; i++)
                 free(w->arrive[i].i);
         free(w->arrive);
+        free(w->ev_at);
+        free(w->cr_at);
+        free(w->ar_at);
         free(w->va_scratch);
         free(w->sa_scratch);
         free(w->va_best);
@@ -1105,17 +1175,16 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
 }
 
 /* Flits a router of partition w sent to its own routers (net_send_direct)
- * and arriving now: they are in their rings already and count from now
- * on; their masks are set as an event's arrival sets them. Whether any
- * arrived (never on the meta VC: its flits travel as events, meta_xfer).
- * Its two instances (below) are out of line, so that the loop keeps its
- * bounds in registers. */
+ * and arriving now, listed in aq (one of its due slots): they are in their
+ * rings already and count from now on; their masks are set as an event's
+ * arrival sets them. Whether any arrived (never on the meta VC: its flits
+ * travel as events, meta_xfer). Its instances (below) are out of line, so
+ * that the loop keeps its bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
-                                                                      struct net_part *w,
+                                                                      struct creditq *aq,
                                                                       const bool keep_wait,
                                                                       const bool mob_all)
 {
-    struct creditq *aq = &w->arrive[n->now & n->wheel_mask];
     const uint32_t na = aq->n;
     if (!na)
         return false;
@@ -1154,23 +1223,23 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
 
 /* n->rwait is read only with output buffers (RM_PLAIN_OBUF): a network
  * without them skips its store (the torus's arrivals). */
-static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, true, false);
+    return deliver_arrivals_as(n, aq, true, false);
 }
 static __attribute__((noinline)) bool deliver_arrivals_wait_all(struct net *n,
-                                                                struct net_part *w)
+                                                                struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, true, true);
+    return deliver_arrivals_as(n, aq, true, true);
 }
-static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, false, false);
+    return deliver_arrivals_as(n, aq, false, false);
 }
 /* Every port's buffers counted in the mobility (n->mob_ports, entropy.buffers = all). */
-static __attribute__((noinline)) bool deliver_arrivals_all(struct net *n, struct net_part *w)
+static __attribute__((noinline)) bool deliver_arrivals_all(struct net *n, struct creditq *aq)
 {
-    return deliver_arrivals_as(n, w, false, true);
+    return deliver_arrivals_as(n, aq, false, true);
 }
 
 /* Output VC x (global port * V + VC) has room again: the input VC holding
@@ -1214,9 +1283,11 @@ void net_part_deliver(struct net *n, struct net_part *w)
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
     uint64_t *const rports = n->rports, *const router_active = n->router_active;
     bool moved = false; /* a data flit arrived: progress for the watchdog */
-    const size_t slot = (size_t)(n->now & n->wheel_mask) * n->nq;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct evq *q = &n->parts[src].wheel[slot + w->index];
+    size_t due[NET_NEAR + 1];
+    const uint32_t ndue = net_due_slots(n, due);
+    /* each partition's queues in turn, the long wheel's slot before the short ones' */
+    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+        struct evq *q = &n->parts[k / ndue].wheel[due[k % ndue] * n->nq + w->index];
         const uint32_t nev = q->n;
         for (uint32_t i = 0; i < nev; i++) {
             const struct event *e = &q->e[i];
@@ -1268,15 +1339,17 @@ void net_part_deliver(struct net *n, struct net_part *w)
         q->n = 0;
     }
     const bool mob_all = n->mob_ports == net_all_ports(n);
-    if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, w) : deliver_arrivals_wait(n, w))
-                   : (mob_all ? deliver_arrivals_all(n, w) : deliver_arrivals(n, w)))
-        moved = true;
+    for (uint32_t d = 0; d < ndue; d++) {
+        struct creditq *aq = &w->arrive[due[d]];
+        if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, aq) : deliver_arrivals_wait(n, aq))
+                       : (mob_all ? deliver_arrivals_all(n, aq) : deliver_arrivals(n, aq)))
+            moved = true;
+    }
     if (moved)
         w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
-    const size_t cslot = (size_t)(n->now & n->wheel_mask) * n->nparts + w->index;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct creditq *q = &n->parts[src].credit[cslot];
+    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+        struct creditq *q = &n->parts[k / ndue].credit[due[k % ndue] * n->nparts + w->index];
         if (n->vready)
             credits_in(n, q->i, q->n, true);
         else
@@ -1291,21 +1364,25 @@ void net_part_deliver(struct net *n, struct net_part *w)
  * their ids). */
 static void deliver_sinks(struct net *n)
 {
-    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
-    for (uint32_t src = 0; src < n->nparts; src++) {
-        struct evq *q = &n->parts[src].wheel[lane];
-        for (uint32_t i = 0; i < q->n; i++)
-            net_sink_flit(n, q->e[i].target, q->e[i].f);
-        q->n = 0;
-    }
+    size_t due[NET_NEAR + 1];
+    const uint32_t ndue = net_due_slots(n, due);
+    for (uint32_t src = 0; src < n->nparts; src++)
+        for (uint32_t d = 0; d < ndue; d++) {
+            struct evq *q = &n->parts[src].wheel[due[d] * n->nq + n->nparts];
+            for (uint32_t i = 0; i < q->n; i++)
+                net_sink_flit(n, q->e[i].target, q->e[i].f);
+            q->n = 0;
+        }
 }
 
 static bool sinks_due(const struct net *n)
 {
-    const size_t lane = (size_t)(n->now & n->wheel_mask) * n->nq + n->nparts;
+    size_t due[NET_NEAR + 1];
+    const uint32_t ndue = net_due_slots(n, due);
     for (uint32_t src = 0; src < n->nparts; src++)
-        if (n->parts[src].wheel[lane].n)
-            return true;
+        for (uint32_t d = 0; d < ndue; d++)
+            if (n->parts[src].wheel[due[d] * n->nq + n->nparts].n)
+                return true;
     return false;
 }
 
@@ -1347,6 +1424,7 @@ int net_step(struct net *n)
         n->failed = true;
         return SATURN_EINTERNAL;
     }
+    net_wheel_turn(n); /* before anything is sent this cycle */
     for (int i = 0; i < n->nhooks; i++) /* they sample the network as the last cycle left it */
         if (n->hooks[i].ops->cycle_start)
             n->hooks[i].ops->cycle_start(n, n->hooks[i].state);

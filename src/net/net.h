@@ -26,6 +26,7 @@
 #include "topo/topo.h"
 
 #define NET_NONE UINT32_MAX
+#define NET_NEAR 2 /* short timing wheels at most (struct net, near) */
 
 enum switching { SW_WORMHOLE, SW_VCT, SW_UNLIMITED };
 
@@ -201,15 +202,15 @@ struct port_credit {
 struct net_part {
     uint32_t r_lo, r_hi;  /* routers [r_lo, r_hi) */
     uint32_t index;
-    /* Events this partition sends, by arrival slot and destination:
-     * wheel[slot * nq + d], d < nparts a partition, d == nparts the sinks
-     * (delivered serially, in partition order). */
+    /* Events this partition sends, by arrival slot (struct net, near) and
+     * destination: wheel[slot * nq + d], d < nparts a partition, d ==
+     * nparts the sinks (delivered serially, in partition order). */
     struct evq *wheel;
     /* Credits this partition returns, by arrival slot and destination
      * partition: credit[slot * nparts + d]. */
     struct creditq *credit;
     /* The queue of each credit class (n->ccls) for credits sent in this
-     * cycle: credit[((now + credit_lat) & wheel_mask) * nparts + up_part],
+     * cycle: cr_at[((now + credit_lat) & wheel_mask) * nparts + up_part],
      * set as the routers' phase starts (net_credit_queues). */
     struct creditq **cq;
     /* Arrivals without events: flits this partition sent to input VCs of
@@ -218,8 +219,18 @@ struct net_part {
      * is listed here, by arrival slot, as (global input port << 6 | VC),
      * so that delivery only counts it in and sets the masks. */
     struct creditq *arrive;
+    /* Where a push goes (net_internal.h): for x = when & wheel_mask, the
+     * queue of cycle `when` among now .. now + wheel_mask, in the long
+     * wheel (slot x) or for the near cycles from now a short one
+     * (struct net, near): ev_at[x * nq + d] = &wheel[slot * nq + d],
+     * cr_at[x * nparts + d] = &credit[slot * nparts + d], ar_at[x] =
+     * &arrive[slot]. A push then costs what it cost with one wheel: a
+     * load of the queue's address instead of its computation. One entry
+     * a wheel changes a cycle (net_wheel_turn). */
+    struct evq **ev_at;
+    struct creditq **cr_at, **ar_at;
     /* The arrivals' queue of this cycle's sends over links of n->link_latency
-     * (&arrive[(now + xbar_delay + link_latency) & wheel_mask]), set with cq
+     * (ar_at[(now + xbar_delay + link_latency) & wheel_mask]), set with cq
      * (net_credit_queues): the torus's loop (n->lat_uniform) takes it as it is. */
     struct creditq *aq;
     uint32_t direct;      /* the far_part of ports whose flits take that path: index, or
@@ -343,7 +354,22 @@ struct net {
     uint32_t *pk_free;
     uint32_t pk_nfree;
 
-    uint32_t wheel_mask;
+    /* The timing wheel: what arrives at cycle t (events, credits, arrivals)
+     * is queued in a slot of the arrays above (struct net_part). A delay
+     * below near[k] (the smallest such k) takes short wheel k, of near[k]
+     * slots from near_base[k]: the local links' delay, and the shortest ones
+     * (injection, ejection, the crossbar); the others (a Dragonfly's
+     * 100-cycle global links) the long wheel of wheel_mask + 1. A slot is
+     * written and read once a turn of its wheel, and a short turn keeps its
+     * queues in the cache, which on a network beyond the caches a 128-slot
+     * turn does not. nnear is 0 (one wheel) where the delays are alike. */
+    uint32_t wheel_mask;     /* the long wheel: slots 0 .. wheel_mask */
+    uint32_t nnear;          /* short wheels, at most NET_NEAR */
+    uint32_t near[NET_NEAR]; /* their slots, ascending powers of 2, each a quarter of the next's
+                                or less */
+    uint32_t near_base[NET_NEAR]; /* their first slot (after the long wheel's, the longest first) */
+    uint32_t slots;          /* wheel_mask + 1 + the near[k]: the slots of each queue array */
+    uint64_t wheel_now;      /* the cycle the partitions' ev_at, cr_at, ar_at are for */
     uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers); nq = nparts + 1 */
     struct net_part *parts;
     uint16_t *word_part;     /* router word (r / 64) -> partition */

@@ -10,6 +10,25 @@
 bool net_evq_grow(struct evq *q);
 bool net_creditq_grow(struct creditq *q);
 
+/* Makes the partitions' ev_at, cr_at and ar_at right for cycle n->now
+ * (net_step, router_step): what arrives within near[k] cycles from now
+ * takes short wheel k, the smallest such (struct net, near). For one
+ * arrival cycle, what took a longer wheel was sent before anything in a
+ * shorter one, so reading the long wheel's slot first, then the short
+ * ones' from the longest (net_due_slots), reads in the order sent. */
+void net_wheel_turn(struct net *n);
+/* The same tables from scratch (net_partition_build, a jump of n->now). */
+void net_wheel_build(struct net *n);
+/* The slots due now, in the order to read them (net_wheel_turn): their number. */
+static inline uint32_t net_due_slots(const struct net *n, size_t s[NET_NEAR + 1])
+{
+    uint32_t m = 0;
+    s[m++] = (size_t)(n->now & n->wheel_mask);
+    for (uint32_t k = n->nnear; k-- > 0;)
+        s[m++] = n->near_base[k] + (size_t)(n->now & (n->near[k] - 1));
+    return m;
+}
+
 /* Schedule an event for cycle `when`, sent by partition w to partition
  * dpart (n->nparts: the serial sink lane). Serial phases send as
  * partition 0 (net_serial_part). */
@@ -17,7 +36,7 @@ static inline void net_push_event(struct net *n, struct net_part *w, uint64_t wh
                                   uint32_t kind, uint32_t dpart, uint32_t target, uint32_t vc,
                                   flit_t f)
 {
-    struct evq *q = &w->wheel[(size_t)(when & n->wheel_mask) * n->nq + dpart];
+    struct evq *q = w->ev_at[(size_t)(when & n->wheel_mask) * n->nq + dpart];
     if (__builtin_expect(q->n == q->cap, 0) && !net_evq_grow(q)) {
         fprintf(stderr, "saturn: out of memory\n");
         abort();
@@ -42,7 +61,7 @@ static inline __attribute__((always_inline)) void net_creditq_push(struct credit
 static inline void net_push_credit(struct net *n, struct net_part *w, uint64_t when,
                                    uint32_t dpart, uint32_t idx)
 {
-    net_creditq_push(&w->credit[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
+    net_creditq_push(w->cr_at[(size_t)(when & n->wheel_mask) * n->nparts + dpart], idx);
 }
 /* Whether router r holds flits: in its input VCs (n->rports) or, with
  * output buffers, in those or on their way into them (n->rocc, kept only
@@ -177,7 +196,7 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     const uint32_t at = iv->count + iv->pending;
     iv->buf[(iv->head + at) & iv->mask] = f;
     iv->pending++;
-    net_creditq_push(&w->arrive[when & n->wheel_mask], gp << 6 | vc);
+    net_creditq_push(w->ar_at[when & n->wheel_mask], gp << 6 | vc);
 }
 /* net_send_direct into arrival queue aq (w->aq, that of this cycle's
  * sends over links of n->link_latency). */

@@ -124,7 +124,7 @@ int net_partition_build(struct net *n, uint32_t threads)
     n->word_part = calloc(words, sizeof *n->word_part);
     if (!n->parts || !n->word_part)
         return SATURN_ENOMEM;
-    const size_t queues = (size_t)(n->wheel_mask + 1) * n->nq;
+    const size_t queues = (size_t)n->slots * n->nq;
     for (uint32_t t = 0; t < T; t++) {
         struct net_part *w = &n->parts[t];
         /* Equal shares of words: tori and Dragonflies have equal routers. */
@@ -137,17 +137,22 @@ int net_partition_build(struct net *n, uint32_t threads)
         for (uint32_t x = w0; x < w1; x++)
             n->word_part[x] = (uint16_t)t;
         w->wheel = calloc(queues, sizeof *w->wheel);
-        w->credit = calloc((size_t)(n->wheel_mask + 1) * T, sizeof *w->credit);
-        w->arrive = calloc((size_t)n->wheel_mask + 1, sizeof *w->arrive);
+        w->credit = calloc((size_t)n->slots * T, sizeof *w->credit);
+        w->arrive = calloc(n->slots, sizeof *w->arrive);
+        w->ev_at = malloc(((size_t)n->wheel_mask + 1) * n->nq * sizeof *w->ev_at);
+        w->cr_at = malloc(((size_t)n->wheel_mask + 1) * T * sizeof *w->cr_at);
+        w->ar_at = malloc(((size_t)n->wheel_mask + 1) * sizeof *w->ar_at);
         /* an arrival names its port in 26 bits (net_send_direct) */
         w->direct = (uint64_t)n->topo.routers * (uint64_t)n->P <= (1u << 26) ? t : UINT32_MAX;
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);
         w->va_best = malloc((size_t)n->P * n->V * sizeof *w->va_best);
-        if (!w->wheel || !w->credit || !w->arrive || !w->va_scratch || !w->sa_scratch || !w->va_best)
+        if (!w->wheel || !w->credit || !w->arrive || !w->ev_at || !w->cr_at || !w->ar_at ||
+            !w->va_scratch || !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
         memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
     }
+    net_wheel_build(n);
     /* Where each port's events go: flits to far_in's router, credits to
      * up's router (a node's credits: its own router). */
     const size_t nports = (size_t)n->topo.routers * n->P;

@@ -1681,6 +1681,7 @@ void net_part_routers(struct net *n, struct net_part *w)
 
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
+    net_wheel_turn(n); /* the tests' entry: net_step's turn */
     net_credit_queues(n, w);
     step_router(n, w, r, router_step_for(n), 0, n->router_mob);
 }
