@@ -68,16 +68,16 @@ void gsum_step(struct gsum *g, const struct net *n);
 /* The same for every mode, cell by cell in four passes as the circuit is
  * described above: what gsum_step's circuit path must equal (the tests). */
 void gsum_step_general(struct gsum *g, const struct net *n);
-static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
-{
-    if (g->by_lag) /* the root's total of lag cycles ago (zero before cycle 0: never written) */
-        return g->hist[(g->now - g->lag[router]) & (g->ring - 1)];
-    return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
-}
 /* The lag path's sums of every router at lag l (g->by_lag). */
 static inline struct gsum_pair gsum_seen_at_lag(const struct gsum *g, uint32_t l)
 {
     return g->hist[(g->now - l) & (g->ring - 1)];
+}
+static inline struct gsum_pair gsum_seen(const struct gsum *g, uint32_t router)
+{
+    if (g->by_lag) /* the root's total of lag cycles ago (zero before cycle 0: never written) */
+        return gsum_seen_at_lag(g, g->lag[router]);
+    return g->mode == GSUM_IDEAL ? g->global : g->seen[router];
 }
 void gsum_free(struct gsum *g);
 
