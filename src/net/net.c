@@ -376,9 +376,10 @@ static int build_nodes(struct net *n, uint64_t seed)
 {
     n->nnodes = n->topo.nodes;
     n->nodes = calloc(n->nnodes, sizeof *n->nodes);
+    n->node_gp = calloc(n->nnodes, sizeof *n->node_gp);
     n->inj_credits = calloc((size_t)n->nnodes * n->V, sizeof *n->inj_credits);
     n->node_active = calloc((n->nnodes + 63) / 64, sizeof(uint64_t));
-    if (!n->nodes || !n->inj_credits || !n->node_active)
+    if (!n->nodes || !n->node_gp || !n->inj_credits || !n->node_active)
         return SATURN_ENOMEM;
     for (uint32_t i = 0; i < n->nnodes; i++) {
         struct node *nd = &n->nodes[i];
@@ -388,6 +389,8 @@ static int build_nodes(struct net *n, uint64_t seed)
         nd->qmask = 3;
         nd->cur = NET_NONE;
         nd->last_vc = (uint8_t)(n->inj_vcs - 1);
+        n->node_gp[i] = topo_node_router(&n->topo, i) * (uint32_t)n->P +
+                        (uint32_t)topo_node_port(&n->topo, i);
         rng_seed(&nd->rng, seed, i);
         for (int v = 0; v < n->V; v++)
             n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
@@ -914,6 +917,7 @@ void net_destroy(struct net *n)
     free(n->pcredit);
     free(n->ccls);
     free(n->nodes);
+    free(n->node_gp);
     free(n->inj_credits);
     free(n->node_active);
     free(n->pk);
@@ -1054,9 +1058,9 @@ static void inject_node(struct net *n, uint32_t i)
         f.flags |= FLIT_TAIL;
     if (n->buf_cap)
         (*cr)--;
-    uint32_t r = topo_node_router(&n->topo, i);
-    uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
-    struct net_part *dw = &n->parts[n->word_part[r >> 6]];
+    const uint32_t gp = n->node_gp[i];
+    struct net_part *dw = /* the partition of the node's router */
+        n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].router >> 6]];
     /* A bounded injection VC takes the flit as a link from a router of its
      * partition sends it (net_send_direct: into the ring now, counted in
      * on arrival, without an event): the partitions wait in this phase. */

@@ -346,6 +346,8 @@ struct net {
 
     uint32_t nnodes;
     struct node *nodes;
+    uint32_t *node_gp;      /* per node: the global input port it injects into (made once:
+                               the topology's answer costs a division) */
     int32_t *inj_credits;   /* nodes * V */
     uint64_t *node_active;  /* bitmap: nodes with something to send */
 
