@@ -1251,13 +1251,15 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false, true))
-        return false;
-    const bool again = iv->state == IVC_VA; /* it asked and failed before */
-    if (!again) {
-        if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
-            return true; /* WAIT, RECOVER, or still routing */
-        iv->state = IVC_VA;
+    bool again = false; /* it asked and failed before */
+    if (iv->state == IVC_IDLE) {
+        if (!route_front(n, w, r, p, v, iv, ir, now, false, true))
+            return false;
+        if (n->route_delay) /* (ready, just set: now + route_delay) */
+            return true;
+    } else if (!(again = iv->state == IVC_VA) &&
+               (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)) {
+        return true; /* WAIT, RECOVER, or still routing */
     }
     int op, ov;
     /* every output VC of its route still owned: it fails again */
@@ -1280,8 +1282,10 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
         if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
                 : n->vready && out_room(n, &ports[op], o) > 0)
             n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
-    } else if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route))) {
-        va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+    } else {
+        iv->state = IVC_VA; /* (routed now, or VA already) */
+        if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route)))
+            va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
     }
     return true;
 }
