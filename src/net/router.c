@@ -1409,10 +1409,9 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * inputs asking one output, input-port order. Without link records, a
  * router holding flits at one input port only sends them without the
  * requests. */
-HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr,
-                     const bool tor, const bool ls)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
+                     const bool xl, const bool lr, const bool tor, const bool ls)
 {
-    const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
@@ -1528,14 +1527,14 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, false, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, true, false, false, n->router_mob);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, true, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, true, true, false, n->router_mob);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1595,8 +1594,8 @@ bool router_keeps_ready(const struct net *n)
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
-HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
-                     const int inlined, const bool rmob)
+HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
+                     router_step_fn step, const int inlined, const bool rmob)
 {
     uint32_t nv = 0;
     uint64_t na0 = 0;
@@ -1605,7 +1604,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
         na0 = w->cyc_na;
     }
     if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, inlined == 1, inlined == 4, inlined == 5, rmob);
+        plain1_step(n, w, r, P, V, inlined == 1, inlined == 4, inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1626,12 +1625,13 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                      const bool rmob)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    const int P = n->P, V = n->V; /* read once: the routers' stores of bytes could alias them */
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd];
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            step_router(n, w, r, step, inlined, rmob);
+            step_router(n, w, r, P, V, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
                              : !net_router_holds(n, r))
@@ -1687,5 +1687,5 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     net_wheel_turn(n); /* the tests' entry: net_step's turn */
     net_credit_queues(n, w);
-    step_router(n, w, r, router_step_for(n), 0, n->router_mob);
+    step_router(n, w, r, n->P, n->V, router_step_for(n), 0, n->router_mob);
 }
