@@ -1331,9 +1331,10 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
  * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
  * op->last_send (n->router_mob: its only reader sets it). */
-HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
-                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
-                     const bool xl, const bool lr, const bool tor, const bool ls)
+HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
+                     uint64_t *rpm, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
+                     uint32_t gp0, int V, int p, int v, const bool xl, const bool lr,
+                     const bool tor, const bool ls)
 {
     const uint64_t now = n->now;
     /* the torus's loop: its VCs' addresses from the global index (the
@@ -1352,9 +1353,9 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     struct port *in = &ports[p];
     if (--iv->count == 0) {
         if (mob)
-            n->rnvc[r]--;
+            (*(tor ? &n->rnvc[r] : nvc))--;
         if (!(in->nonempty &= ~(1ULL << v)))
-            n->rports[r] &= ~pbit;
+            *(tor ? &n->rports[r] : rpm) &= ~pbit;
     }
     if (tor) { /* net_ivc_credit_now, every buffer bounded */
         const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
@@ -1417,12 +1418,16 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t *vready = &n->vready[gp0];
+    /* the router's counters by address, taken once and kept by the crossings (the
+     * collectives' loops); the torus's loop indexes them, which there cost less */
+    uint32_t *const nvc = &n->rnvc[r];
+    uint64_t *const rpm = &n->rports[r];
 
     /* Mobility: counted buffers holding a flit as the cycle starts (the
      * router's own record, n->router_mob: step_router). */
-    w->cyc_nv += n->rnvc[r];
+    w->cyc_nv += tor ? n->rnvc[r] : *nvc;
 
-    const uint64_t pm1 = n->rports[r];
+    const uint64_t pm1 = tor ? n->rports[r] : *rpm;
     if (!lr && pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles at low load): no
          * other port can ask for its output, so after VC allocation (when
@@ -1442,7 +1447,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
             w->last_move = n->now;
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor, ls);
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor, ls);
         }
         return;
     }
@@ -1499,7 +1504,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
             const int p = __builtin_ctzll(im);
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
         }
         return;
     }
@@ -1521,7 +1526,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+        xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
     }
 }
 
