@@ -1333,10 +1333,9 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * op->last_send (n->router_mob: its only reader sets it). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
                      uint64_t *rpm, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
-                     uint32_t gp0, int V, int p, int v, const bool xl, const bool lr,
-                     const bool tor, const bool ls)
+                     uint32_t gp0, int V, int p, int v, const uint64_t now, const bool xl,
+                     const bool lr, const bool tor, const bool ls)
 {
-    const uint64_t now = n->now;
     /* the torus's loop: its VCs' addresses from the global index (the
      * router's bases in registers cost more there, less in the others) */
     struct ivc *iv = tor ? &n->ivcs[((size_t)gp0 + (size_t)p) * V + v] : &ivcs[p * V + v];
@@ -1411,7 +1410,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
  * router holding flits at one input port only sends them without the
  * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
-                     const bool xl, const bool lr, const bool tor, const bool ls)
+                     const uint64_t now, const bool xl, const bool lr, const bool tor,
+                     const bool ls)
 {
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
@@ -1446,8 +1446,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
-            w->last_move = n->now;
-            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor, ls);
+            w->last_move = now;
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, v, now, xl, lr, tor, ls);
         }
         return;
     }
@@ -1498,13 +1498,14 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
         }
     }
     if (!lr && inreq) /* a flit crosses (xfer_plain1 sets it with link records) */
-        w->last_move = n->now;
+        w->last_move = now;
     if (!dup) {
         /* every output asked by one input: each wins, served in the order
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
             const int p = __builtin_ctzll(im);
-            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr,
+                        tor, ls);
         }
         return;
     }
@@ -1526,20 +1527,20 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+        xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr, tor, ls);
     }
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, true, false, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, true, true, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, true, false, n->router_mob);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1600,7 +1601,7 @@ bool router_keeps_ready(const struct net *n)
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
 HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
-                     router_step_fn step, const int inlined, const bool rmob)
+                     const uint64_t now, router_step_fn step, const int inlined, const bool rmob)
 {
     uint32_t nv = 0;
     uint64_t na0 = 0;
@@ -1609,7 +1610,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
         na0 = w->cyc_na;
     }
     if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, P, V, inlined == 1, inlined == 4, inlined == 5, rmob);
+        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4, inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1617,7 +1618,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
     if (rmob) {
         n->rnv[r] = nv;
         n->rna[r] = (uint32_t)(w->cyc_na - na0);
-        n->rstamp[r] = n->now + 1;
+        n->rstamp[r] = now + 1;
     }
 }
 
@@ -1630,13 +1631,15 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                      const bool rmob)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
-    const int P = n->P, V = n->V; /* read once: the routers' stores of bytes could alias them */
+    /* read once: the routers' stores of bytes could alias them */
+    const int P = n->P, V = n->V;
+    const uint64_t now = n->now;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd];
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            step_router(n, w, r, P, V, step, inlined, rmob);
+            step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
                              : !net_router_holds(n, r))
@@ -1692,5 +1695,5 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     net_wheel_turn(n); /* the tests' entry: net_step's turn */
     net_credit_queues(n, w);
-    step_router(n, w, r, n->P, n->V, router_step_for(n), 0, n->router_mob);
+    step_router(n, w, r, n->P, n->V, n->now, router_step_for(n), 0, n->router_mob);
 }
