@@ -240,7 +240,7 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
         assert_true(net_audit(n));
         for (size_t i = 0; i < nvc; i++) {
             struct ivc *iv = &n->ivcs[i];
-            const uint32_t gp = (uint32_t)(i / (size_t)n->V), r = n->ports[gp].router;
+            const uint32_t gp = (uint32_t)(i / (size_t)n->V), r = n->ports[gp].rp >> 6;
             if (iv->pending) {
                 assert_int_equal(iv->pending, 1);
                 const int k = n->ports[gp].kind == PORT_NET;

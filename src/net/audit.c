@@ -195,7 +195,7 @@ bool net_audit(struct net *n)
      * do not keep it). */
     for (size_t gp = 0; ok && n->obuf_on && gp < (size_t)n->topo.routers * (size_t)n->P; gp++) {
         const struct port *pt = &n->ports[gp];
-        if ((pt->nonempty & ~pt->active) && !((n->rwait[pt->router] >> (gp % (size_t)n->P)) & 1)) {
+        if ((pt->nonempty & ~pt->active) && !((n->rwait[pt->rp >> 6] >> (pt->rp & 63)) & 1)) {
             snprintf(msg, sizeof msg,
                      "input port %zu: VCs %#llx wait for an output VC, not in the router's "
                      "waiting ports", gp, (unsigned long long)(pt->nonempty & ~pt->active));

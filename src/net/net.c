@@ -245,7 +245,7 @@ static int build_ports(struct net *n)
             pt->cap = n->buf_cap;
             pt->credit_lat = (uint16_t)n->credit_delay;
             pt->nvc = (uint8_t)(p >= t->radix ? n->inj_vcs : n->local_vcs);
-            pt->router = r;
+            pt->rp = r << 6 | (uint32_t)p;
             n->prare[(size_t)r * n->P + p].link_hold = -1;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
@@ -376,9 +376,10 @@ static int build_nodes(struct net *n, uint64_t seed)
 {
     n->nnodes = n->topo.nodes;
     n->nodes = calloc(n->nnodes, sizeof *n->nodes);
+    n->node_gp = calloc(n->nnodes, sizeof *n->node_gp);
     n->inj_credits = calloc((size_t)n->nnodes * n->V, sizeof *n->inj_credits);
     n->node_active = calloc((n->nnodes + 63) / 64, sizeof(uint64_t));
-    if (!n->nodes || !n->inj_credits || !n->node_active)
+    if (!n->nodes || !n->node_gp || !n->inj_credits || !n->node_active)
         return SATURN_ENOMEM;
     for (uint32_t i = 0; i < n->nnodes; i++) {
         struct node *nd = &n->nodes[i];
@@ -388,6 +389,8 @@ static int build_nodes(struct net *n, uint64_t seed)
         nd->qmask = 3;
         nd->cur = NET_NONE;
         nd->last_vc = (uint8_t)(n->inj_vcs - 1);
+        n->node_gp[i] = topo_node_router(&n->topo, i) * (uint32_t)n->P +
+                        (uint32_t)topo_node_port(&n->topo, i);
         rng_seed(&nd->rng, seed, i);
         for (int v = 0; v < n->V; v++)
             n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
@@ -500,6 +503,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->P > 64)
         return saturn_config_fail(cfg, "network.topology", err,
                                   "routers with more than 64 ports are not supported");
+    if (n->topo.routers > 1u << 26) /* struct port, rp */
+        return saturn_config_fail(cfg, "network.topology", err,
+                                  "networks of more than 2^26 routers are not supported");
     n->V = n->Vd = n->inj_vcs = n->local_vcs = n->global_vcs =
         (int)saturn_config_int(cfg, "router.vcs");
     n->data_mask = ~0ULL;
@@ -914,6 +920,7 @@ void net_destroy(struct net *n)
     free(n->pcredit);
     free(n->ccls);
     free(n->nodes);
+    free(n->node_gp);
     free(n->inj_credits);
     free(n->node_active);
     free(n->pk);
@@ -1054,9 +1061,9 @@ static void inject_node(struct net *n, uint32_t i)
         f.flags |= FLIT_TAIL;
     if (n->buf_cap)
         (*cr)--;
-    uint32_t r = topo_node_router(&n->topo, i);
-    uint32_t gp = r * (uint32_t)n->P + (uint32_t)topo_node_port(&n->topo, i);
-    struct net_part *dw = &n->parts[n->word_part[r >> 6]];
+    const uint32_t gp = n->node_gp[i];
+    struct net_part *dw = /* the partition of the node's router */
+        n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
     /* A bounded injection VC takes the flit as a link from a router of its
      * partition sends it (net_send_direct: into the ring now, counted in
      * on arrival, without an event): the partitions wait in this phase. */
@@ -1188,7 +1195,7 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
     const uint32_t na = aq->n;
     if (!na)
         return false;
-    const uint32_t V = (uint32_t)n->V, P = (uint32_t)n->P;
+    const uint32_t V = (uint32_t)n->V;
     const uint64_t mob_ports = n->mob_ports;
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
@@ -1200,10 +1207,10 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
         const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
         struct port *pt = &ports[gp];
         struct ivc *iv = &ivcs[(size_t)gp * V + v];
-        const uint32_t r = pt->router;
+        const uint32_t r = pt->rp >> 6;
         iv->pending--;
         if (iv->count++ == 0) {
-            const uint32_t p = gp - r * P;
+            const uint32_t p = pt->rp & 63;
             pt->nonempty |= 1ULL << v;
             rnvc[r] += mob_all ? 1 : (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
@@ -1249,7 +1256,7 @@ static __attribute__((noinline)) void ready_again(struct net *n, uint32_t x)
     const struct ovc *o = &n->ovcs[x];
     if (o->owner < 0)
         return;
-    const uint32_t V = (uint32_t)n->V, r = n->ports[x / V].router;
+    const uint32_t V = (uint32_t)n->V, r = n->ports[x / V].rp >> 6;
     n->vready[r * (uint32_t)n->P + (uint32_t)o->owner / V] |= 1ULL << ((uint32_t)o->owner % V);
 }
 
@@ -1276,7 +1283,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
 {
     /* Loop invariants in locals: the stores below into buffers and masks
      * could alias these fields of n, which the compiler would reload. */
-    const uint32_t V = (uint32_t)n->V, P = (uint32_t)n->P, Vd = (uint32_t)n->Vd;
+    const uint32_t V = (uint32_t)n->V, Vd = (uint32_t)n->Vd;
     const uint64_t mob_ports = n->mob_ports, meta_bit = n->meta_bit;
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
@@ -1305,7 +1312,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 iv->buf[(iv->head + iv->count++) & iv->mask] = e->f;
                 pt->nonempty |= 1ULL << e->vc;
                 moved |= e->vc != Vd; /* meta flits are no progress for the watchdog */
-                uint32_t r = pt->router, p = e->target - r * P;
+                uint32_t r = pt->rp >> 6, p = pt->rp & 63;
                 if (iv->count == 1) { /* it was empty: maybe a head without an output VC */
                     if (((mob_ports >> p) & 1) && !((meta_bit >> e->vc) & 1))
                         rnvc[r]++;
@@ -1331,7 +1338,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
                 struct port *pt = &n->ports[e->target];
                 pt->ob_nonempty |= 1ULL << e->vc;
-                n->robuf[pt->router] |= 1ULL << (e->target - pt->router * (uint32_t)n->P);
+                n->robuf[pt->rp >> 6] |= 1ULL << (pt->rp & 63);
                 break;
             }
             }

@@ -119,7 +119,9 @@ struct port {
     uint32_t far_in;    /* output side: global input port downstream */
     uint32_t up;        /* input side: global output port upstream, or the node */
     uint32_t cap;       /* input side: flits per VC, 0 = unlimited */
-    uint32_t router;    /* the router this port belongs to */
+    uint32_t rp;        /* the router this port belongs to << 6 | its index there (an
+                           arrival takes both without a multiplication: net_create keeps
+                           routers below 2^26) */
     uint16_t latency;   /* output side: link latency */
     uint16_t credit_lat; /* input side: cycles for a credit to reach the sender */
     uint8_t nvc;        /* VCs this port's link class has (<= V) */
@@ -346,6 +348,8 @@ struct net {
 
     uint32_t nnodes;
     struct node *nodes;
+    uint32_t *node_gp;      /* per node: the global input port it injects into (made once:
+                               the topology's answer costs a division) */
     int32_t *inj_credits;   /* nodes * V */
     uint64_t *node_active;  /* bitmap: nodes with something to send */
 

@@ -161,7 +161,7 @@ static inline bool net_ready_ok(const struct net *n, uint32_t gp, uint32_t v)
     const struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
     if (iv->state != IVC_ACTIVE)
         return false;
-    const uint32_t gop = n->ports[gp].router * (uint32_t)n->P + iv->out_port;
+    const uint32_t gop = (n->ports[gp].rp >> 6) * (uint32_t)n->P + iv->out_port;
     const struct port *op = &n->ports[gop];
     return op->kind == PORT_LOCAL || op->out_unlimited ||
            n->ovcs[(size_t)gop * n->V + iv->out_vc].credits > 0;

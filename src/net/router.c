@@ -1251,13 +1251,15 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t now = n->now;
-    if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, false, true))
-        return false;
-    const bool again = iv->state == IVC_VA; /* it asked and failed before */
-    if (!again) {
-        if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
-            return true; /* WAIT, RECOVER, or still routing */
-        iv->state = IVC_VA;
+    bool again = false; /* it asked and failed before */
+    if (iv->state == IVC_IDLE) {
+        if (!route_front(n, w, r, p, v, iv, ir, now, false, true))
+            return false;
+        if (n->route_delay) /* (ready, just set: now + route_delay) */
+            return true;
+    } else if (!(again = iv->state == IVC_VA) &&
+               (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)) {
+        return true; /* WAIT, RECOVER, or still routing */
     }
     int op, ov;
     /* every output VC of its route still owned: it fails again */
@@ -1280,8 +1282,10 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
         if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
                 : n->vready && out_room(n, &ports[op], o) > 0)
             n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
-    } else if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route))) {
-        va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+    } else {
+        iv->state = IVC_VA; /* (routed now, or VA already) */
+        if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route)))
+            va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
     }
     return true;
 }
@@ -1327,11 +1331,11 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
  * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
  * op->last_send (n->router_mob: its only reader sets it). */
-HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port *ports,
-                     struct ivc *ivcs, struct ovc *ovcs, uint32_t gp0, int V, int p, int v,
-                     const bool xl, const bool lr, const bool tor, const bool ls)
+HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
+                     uint64_t *rpm, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
+                     uint32_t gp0, int V, int p, int v, const uint64_t now, const bool xl,
+                     const bool lr, const bool tor, const bool ls)
 {
-    const uint64_t now = n->now;
     /* the torus's loop: its VCs' addresses from the global index (the
      * router's bases in registers cost more there, less in the others) */
     struct ivc *iv = tor ? &n->ivcs[((size_t)gp0 + (size_t)p) * V + v] : &ivcs[p * V + v];
@@ -1348,9 +1352,9 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
     struct port *in = &ports[p];
     if (--iv->count == 0) {
         if (mob)
-            n->rnvc[r]--;
+            (*(tor ? &n->rnvc[r] : nvc))--;
         if (!(in->nonempty &= ~(1ULL << v)))
-            n->rports[r] &= ~pbit;
+            *(tor ? &n->rports[r] : rpm) &= ~pbit;
     }
     if (tor) { /* net_ivc_credit_now, every buffer bounded */
         const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
@@ -1405,21 +1409,25 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, struct port 
  * inputs asking one output, input-port order. Without link records, a
  * router holding flits at one input port only sends them without the
  * requests. */
-HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool xl, const bool lr,
-                     const bool tor, const bool ls)
+HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
+                     const uint64_t now, const bool xl, const bool lr, const bool tor,
+                     const bool ls)
 {
-    const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t *vready = &n->vready[gp0];
+    /* the router's counters by address, taken once and kept by the crossings (the
+     * collectives' loops); the torus's loop indexes them, which there cost less */
+    uint32_t *const nvc = &n->rnvc[r];
+    uint64_t *const rpm = &n->rports[r];
 
     /* Mobility: counted buffers holding a flit as the cycle starts (the
      * router's own record, n->router_mob: step_router). */
-    w->cyc_nv += n->rnvc[r];
+    w->cyc_nv += tor ? n->rnvc[r] : *nvc;
 
-    const uint64_t pm1 = n->rports[r];
+    const uint64_t pm1 = tor ? n->rports[r] : *rpm;
     if (!lr && pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles at low load): no
          * other port can ask for its output, so after VC allocation (when
@@ -1438,8 +1446,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
-            w->last_move = n->now;
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, v, xl, lr, tor, ls);
+            w->last_move = now;
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, v, now, xl, lr, tor, ls);
         }
         return;
     }
@@ -1490,13 +1498,14 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
         }
     }
     if (!lr && inreq) /* a flit crosses (xfer_plain1 sets it with link records) */
-        w->last_move = n->now;
+        w->last_move = now;
     if (!dup) {
         /* every output asked by one input: each wins, served in the order
          * of the input ports (the first askers') */
         for (uint64_t im = inreq; im; im &= im - 1) {
             const int p = __builtin_ctzll(im);
-            xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+            xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr,
+                        tor, ls);
         }
         return;
     }
@@ -1518,20 +1527,20 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const bool x
             const int s = ports[op].sa_out_rr;
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
-        xfer_plain1(n, w, r, ports, ivcs, ovcs, gp0, V, p, vsel[p], xl, lr, tor, ls);
+        xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr, tor, ls);
     }
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, false, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, true, true, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, true, false, n->router_mob);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1591,8 +1600,8 @@ bool router_keeps_ready(const struct net *n)
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
-HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_fn step,
-                     const int inlined, const bool rmob)
+HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
+                     const uint64_t now, router_step_fn step, const int inlined, const bool rmob)
 {
     uint32_t nv = 0;
     uint64_t na0 = 0;
@@ -1601,7 +1610,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
         na0 = w->cyc_na;
     }
     if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, inlined == 1, inlined == 4, inlined == 5, rmob);
+        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4, inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1609,7 +1618,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, router_step_
     if (rmob) {
         n->rnv[r] = nv;
         n->rna[r] = (uint32_t)(w->cyc_na - na0);
-        n->rstamp[r] = n->now + 1;
+        n->rstamp[r] = now + 1;
     }
 }
 
@@ -1622,12 +1631,15 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                      const bool rmob)
 {
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
+    /* read once: the routers' stores of bytes could alias them */
+    const int P = n->P, V = n->V;
+    const uint64_t now = n->now;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd];
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            step_router(n, w, r, step, inlined, rmob);
+            step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
                              : !net_router_holds(n, r))
@@ -1683,5 +1695,5 @@ void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     net_wheel_turn(n); /* the tests' entry: net_step's turn */
     net_credit_queues(n, w);
-    step_router(n, w, r, router_step_for(n), 0, n->router_mob);
+    step_router(n, w, r, n->P, n->V, n->now, router_step_for(n), 0, n->router_mob);
 }
