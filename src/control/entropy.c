@@ -71,7 +71,11 @@ struct entropy {
     uint32_t tg;
     struct gsum sums;
     uint8_t *on;           /* per class (below): throttle on */
-    uint64_t *guard_until; /* per node: first cycle a new packet may start */
+    uint64_t *guard_until; /* per node: first cycle the guard lets a new packet start */
+    /* per node: on ? UINT64_MAX : guard_until, the first cycle may_start
+     * says yes; published as the net's gate (n->ctl_gate) while no
+     * follower is attached, so that a node's question costs a comparison */
+    uint64_t *gate;
     struct rng *rng;       /* gt.a: per node */
     uint32_t nthrottled;
     struct followers *fl;  /* NULL: none */
@@ -83,6 +87,8 @@ struct entropy {
     uint32_t ncls;
     uint32_t *cls;       /* per node: its class (NULL: the node itself) */
     uint32_t *cls_nodes; /* per class: its nodes (NULL: one) */
+    uint32_t *cls_first; /* per class and one more: its first node in cls_list */
+    uint32_t *cls_list;  /* the nodes, class by class */
 };
 
 static inline uint32_t class_of(const struct entropy *e, uint32_t node)
@@ -155,14 +161,25 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
         e->ncls = e->sums.lag_max + 1;
         e->cls = malloc(n->nnodes * sizeof *e->cls);
         e->cls_nodes = calloc(e->ncls, sizeof *e->cls_nodes);
-        if (!e->cls || !e->cls_nodes)
+        e->cls_first = calloc(e->ncls + 1, sizeof *e->cls_first);
+        e->cls_list = malloc(n->nnodes * sizeof *e->cls_list);
+        if (!e->cls || !e->cls_nodes || !e->cls_first || !e->cls_list)
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         for (uint32_t i = 0; i < n->nnodes; i++)
             e->cls_nodes[e->cls[i] = e->sums.lag[topo_node_router(&n->topo, i)]]++;
+        for (uint32_t c = 0; c < e->ncls; c++)
+            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
+        /* each class's nodes, ascending: filled from its end (cls_first[c + 1]
+         * the cursor) with the nodes descending, then the ends set again */
+        for (uint32_t i = n->nnodes; i-- > 0;)
+            e->cls_list[--e->cls_first[e->cls[i] + 1]] = i;
+        for (uint32_t c = 0; c < e->ncls; c++)
+            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
     }
     e->on = calloc(e->ncls, 1);
     e->guard_until = calloc(n->nnodes, sizeof *e->guard_until);
-    if (!e->on || !e->guard_until)
+    e->gate = calloc(n->nnodes, sizeof *e->gate); /* unthrottled, no guard */
+    if (!e->on || !e->guard_until || !e->gate)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     if (model == M_GTA) {
         e->rng = malloc(n->nnodes * sizeof *e->rng);
@@ -230,6 +247,28 @@ static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t 
     }
 }
 
+/* The gate of a node from its class's throttle and its guard. */
+static inline void gate_node(struct entropy *e, uint32_t node, bool on)
+{
+    e->gate[node] = on ? UINT64_MAX : e->guard_until[node];
+}
+
+/* Class c's throttle has just changed (to on): its nodes' gates. */
+static void gate_class(struct entropy *e, uint32_t c, bool on)
+{
+    if (!e->cls) {
+        gate_node(e, c, on);
+        return;
+    }
+    const uint32_t *k = e->cls_list + e->cls_first[c], *end = e->cls_list + e->cls_first[c + 1];
+    if (on) /* a class may turn on and off every cycle (Ron > Roff): two plain loops */
+        for (; k < end; k++)
+            e->gate[*k] = UINT64_MAX;
+    else
+        for (; k < end; k++)
+            e->gate[*k] = e->guard_until[*k];
+}
+
 static void entropy_observe(void *state, struct net *n)
 {
     struct entropy *e = state;
@@ -242,12 +281,16 @@ static void entropy_observe(void *state, struct net *n)
                                     : gsum_seen(&e->sums, topo_node_router(&n->topo, c));
         bool on = entropy_next_state(e->on[c], (double)s.nv, (double)s.na, nr,
                                      e->ron, e->roff, e->rn);
+        if (on != e->on[c])
+            gate_class(e, c, on);
         e->on[c] = on;
         count += on ? (e->cls ? e->cls_nodes[c] : 1) : 0;
         if (follow)
             follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na);
     }
     e->nthrottled = count;
+    /* with a follower attached, may_start decides who leaves: it is called */
+    n->ctl_gate = follow ? NULL : e->gate;
 }
 
 static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
@@ -282,6 +325,9 @@ static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
         e->guard_until[node] = n->now + 1 + e->tg;
     else if (e->model == M_GTA)
         e->guard_until[node] = n->now + 1 + rng_below(&e->rng[node], 2 * (uint64_t)e->tg + 1);
+    else
+        return;
+    gate_node(e, node, e->on[class_of(e, node)]);
 }
 
 static void entropy_report(const void *state, struct saturn_results *r)
@@ -453,6 +499,9 @@ static void entropy_free(void *state)
     free(e->on);
     free(e->cls);
     free(e->cls_nodes);
+    free(e->cls_first);
+    free(e->cls_list);
+    free(e->gate);
     free(e->guard_until);
     free(e->rng);
     free(e);
