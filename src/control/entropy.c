@@ -63,6 +63,10 @@ struct followers {
     uint32_t *live;     /* the words with an attached follower, ascending */
     size_t nlive;
     uint64_t *left;     /* per follower: the cycle it detached */
+    /* per class: the cycle + 1 in which may_start last compared its
+     * followers; the rest of that cycle a node of the class finds none that
+     * differs (states change in observe, and only the differing ones left) */
+    uint64_t *compared;
 };
 
 struct entropy {
@@ -300,13 +304,15 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         return false; /* the guard is every follower's too */
     /* A follower deciding otherwise leaves the run here, unless the node
      * could not start a packet anyway (no injection VC can take it). */
-    if (e->fl && e->fl->nlive && net_can_start(n, node)) {
+    const uint32_t c = class_of(e, node);
+    if (e->fl && e->fl->nlive && e->fl->compared[c] != n->now + 1 && net_can_start(n, node)) {
         struct followers *f = e->fl;
-        const uint64_t *st = f->state + (size_t)class_of(e, node) * f->words;
+        f->compared[c] = n->now + 1;
+        const uint64_t *st = f->state + (size_t)c * f->words;
         size_t kept = 0;
         for (size_t j = 0; j < f->nlive; j++) {
             size_t w = f->live[j];
-            uint64_t differ = f->attached[w] & (e->on[class_of(e, node)] ? ~st[w] : st[w]);
+            uint64_t differ = f->attached[w] & (e->on[c] ? ~st[w] : st[w]);
             f->attached[w] &= ~differ;
             for (; differ; differ &= differ - 1)
                 f->left[w * 64 + (size_t)__builtin_ctzll(differ)] = n->now;
@@ -315,7 +321,7 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         }
         f->nlive = kept;
     }
-    return !e->on[class_of(e, node)];
+    return !e->on[c];
 }
 
 static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
@@ -360,6 +366,7 @@ static void followers_free(struct followers *f)
     free(f->attached);
     free(f->live);
     free(f->left);
+    free(f->compared);
     free(f);
 }
 
@@ -456,7 +463,8 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
         f->attached = calloc(f->words, sizeof *f->attached);
         f->live = malloc(f->words * sizeof *f->live);
         f->left = calloc(n, sizeof *f->left);
-        if (!f->state || !f->attached || !f->live || !f->left ||
+        f->compared = calloc(e->ncls, sizeof *f->compared);
+        if (!f->state || !f->attached || !f->live || !f->left || !f->compared ||
             thresholds_build(&f->on, x, n, f->words) ||
             thresholds_build(&f->off, x + n, n, f->words) ||
             thresholds_build(&f->rn, x + 2 * n, n, f->words))
