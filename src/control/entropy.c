@@ -227,8 +227,11 @@ static size_t rank_below(const struct thresholds *t, double x)
 }
 
 /* Every attached follower's throttle at one node, as entropy_next_state
- * (only the words that hold one: a detached follower's bits are never read). */
-static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t sna)
+ * (only the words that hold one: a detached follower's bits are never read).
+ * Returns the attached followers whose throttle differs from on, the
+ * run's. */
+static uint64_t follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t sna,
+                            bool on_run)
 {
     struct rank_memo *m =
         &f->memo[((uint64_t)snv * 0x9E3779B97F4A7C15ull ^ (uint64_t)sna) % FOLLOW_MEMO];
@@ -245,10 +248,14 @@ static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t 
     const uint64_t *on = f->on.ge + m->on * f->words;
     const uint64_t *off = f->off.ge + m->off * f->words;
     const uint64_t *rel = f->rn.ge + m->rn * f->words;
+    const uint64_t flip = on_run ? ~0ULL : 0; /* st ^ flip: differs from the run's */
+    uint64_t differ = 0;
     for (size_t j = 0; j < f->nlive; j++) {
         size_t w = f->live[j];
         st[w] = ~rel[w] & ((st[w] & off[w]) | (~st[w] & on[w]));
+        differ |= f->attached[w] & (st[w] ^ flip);
     }
+    return differ;
 }
 
 /* The gate of a node from its class's throttle and its guard. */
@@ -280,6 +287,7 @@ static void entropy_observe(void *state, struct net *n)
     const double nr = (double)n->topo.routers;
     uint32_t count = 0;
     bool follow = e->fl && e->fl->nlive;
+    uint64_t differ = 0;
     for (uint32_t c = 0; c < e->ncls; c++) {
         struct gsum_pair s = e->cls ? gsum_seen_at_lag(&e->sums, c)
                                     : gsum_seen(&e->sums, topo_node_router(&n->topo, c));
@@ -290,11 +298,14 @@ static void entropy_observe(void *state, struct net *n)
         e->on[c] = on;
         count += on ? (e->cls ? e->cls_nodes[c] : 1) : 0;
         if (follow)
-            follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na);
+            differ |= follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na,
+                                  on);
     }
     e->nthrottled = count;
-    /* with a follower attached, may_start decides who leaves: it is called */
-    n->ctl_gate = follow ? NULL : e->gate;
+    /* An attached follower that differs leaves in may_start (it is called).
+     * With none, no one can leave this cycle (states change only here) and
+     * may_start's answer is the gate's. */
+    n->ctl_gate = differ ? NULL : e->gate;
 }
 
 static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
