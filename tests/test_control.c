@@ -342,6 +342,76 @@ static void mobility_by_hand(void **state)
     }
 }
 
+/* The gate an entropy controller publishes (n->ctl_gate) must answer as
+ * its may_start, node by node: checked after every observe (the gate the
+ * cycle's injections read) and after every packet_sent (the guard), through
+ * a wrapper of the controller found by its name. */
+static void gate_checked(const struct net *n, void *state, const struct ctl_ops *real,
+                         uint32_t node)
+{
+    assert_int_equal(n->now >= n->ctl_gate[node], real->may_start(state, n, node));
+}
+
+static void observe_checked(void *state, struct net *n)
+{
+    const struct ctl_ops *real = ctl_find(n->ctl->name);
+    real->observe(state, n);
+    if (n->ctl_gate)
+        for (uint32_t i = 0; i < n->nnodes; i++)
+            gate_checked(n, state, real, i);
+}
+
+static void sent_checked(void *state, const struct net *n, uint32_t node)
+{
+    const struct ctl_ops *real = ctl_find(n->ctl->name);
+    real->packet_sent(state, n, node);
+    if (n->ctl_gate)
+        gate_checked(n, state, real, node);
+}
+
+static void gate_is_may_start(void **state)
+{
+    (void)state;
+    const char *const sets[][5] = {
+        {"control.model=gt.a", "entropy.tg=3", "entropy.info=circuit", NULL},
+        {"control.model=gt.a", "entropy.tg=3", "entropy.info=vcc", NULL},
+        {"control.model=gt.x", "entropy.tg=2", "entropy.info=ideal", NULL},
+        {"control.model=hyst", "entropy.info=circuit", NULL},
+    };
+    for (size_t k = 0; k < sizeof sets / sizeof sets[0]; k++) {
+        const char *kv[12] = {"network.k=6", "traffic.packet_length=4", "entropy.ron=80",
+                              "entropy.roff=95", "entropy.rn=0"};
+        for (int j = 0; sets[k][j]; j++)
+            kv[5 + j] = sets[k][j];
+        struct saturn_config *cfg;
+        struct net *n = test_net(kv, &cfg);
+        struct ctl_ops check = *n->ctl;
+        check.observe = observe_checked;
+        check.packet_sent = sent_checked;
+        n->ctl = &check;
+        uint64_t x = 12345 + k;
+        for (uint32_t i = 0; i < n->nnodes; i++)
+            for (int p = 0; p < 12; p++) {
+                x = x * 6364136223846793005ull + 1442695040888963407ull;
+                net_packet_new(n, i, (uint32_t)(x >> 33) % n->nnodes, 4, true);
+            }
+        uint64_t published = 0, shut = 0, guarded = 0;
+        for (int c = 0; c < 400 && (n->queued_packets || n->flits_in_net); c++) {
+            assert_int_equal(net_step(n), SATURN_OK);
+            published += n->ctl_gate != NULL;
+            for (uint32_t i = 0; n->ctl_gate && i < n->nnodes; i++) {
+                shut += n->ctl_gate[i] == UINT64_MAX;
+                guarded += n->ctl_gate[i] != UINT64_MAX && n->ctl_gate[i] >= n->now;
+            }
+        }
+        assert_int_equal(n->queued_packets + n->flits_in_net, 0);
+        assert_true(published > 0 && shut > 0); /* the gate was read, and shut by throttles */
+        assert_true(k == 3 ? guarded == 0 : guarded > 0); /* and by guards (hyst has none) */
+        n->ctl = ctl_find(check.name);
+        test_net_free(n, cfg);
+    }
+}
+
 /* Controllers that never close the gate change nothing, bit for bit. */
 static void inert_controllers_equal_noth(void **state)
 {
@@ -413,6 +483,7 @@ int main(void)
         cmocka_unit_test(guard_time_fixed),
         cmocka_unit_test(guard_time_random),
         cmocka_unit_test(started_packet_never_cut),
+        cmocka_unit_test(gate_is_may_start),
         cmocka_unit_test(mobility_by_hand),
         cmocka_unit_test(inert_controllers_equal_noth),
         cmocka_unit_test(throttling_acts),

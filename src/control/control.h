@@ -23,7 +23,12 @@ struct ctl_ops {
      * the state. */
     int (*init)(void **state, const struct saturn_config *cfg, struct net *n,
                 struct saturn_error *err);
-    /* Once per cycle, after the routers (n->now is the current cycle). */
+    /* Once per cycle, after the routers (n->now is the current cycle). It
+     * may publish a gate (n->ctl_gate, per node: the first cycle a new
+     * packet may start) when may_start's answer is exactly now >= gate and
+     * calling it has no other effect; the net then tests the gate instead
+     * of calling may_start, until the next observe. The policy keeps the
+     * gate so (packet_sent included) while it is published. */
     void (*observe)(void *state, struct net *n);
     /* May this node start a new packet now? */
     bool (*may_start)(void *state, const struct net *n, uint32_t node);

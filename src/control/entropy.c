@@ -63,6 +63,10 @@ struct followers {
     uint32_t *live;     /* the words with an attached follower, ascending */
     size_t nlive;
     uint64_t *left;     /* per follower: the cycle it detached */
+    /* per class: the cycle + 1 in which may_start last compared its
+     * followers; the rest of that cycle a node of the class finds none that
+     * differs (states change in observe, and only the differing ones left) */
+    uint64_t *compared;
 };
 
 struct entropy {
@@ -71,7 +75,11 @@ struct entropy {
     uint32_t tg;
     struct gsum sums;
     uint8_t *on;           /* per class (below): throttle on */
-    uint64_t *guard_until; /* per node: first cycle a new packet may start */
+    uint64_t *guard_until; /* per node: first cycle the guard lets a new packet start */
+    /* per node: on ? UINT64_MAX : guard_until, the first cycle may_start
+     * says yes; published as the net's gate (n->ctl_gate) while no
+     * follower is attached, so that a node's question costs a comparison */
+    uint64_t *gate;
     struct rng *rng;       /* gt.a: per node */
     uint32_t nthrottled;
     struct followers *fl;  /* NULL: none */
@@ -83,6 +91,8 @@ struct entropy {
     uint32_t ncls;
     uint32_t *cls;       /* per node: its class (NULL: the node itself) */
     uint32_t *cls_nodes; /* per class: its nodes (NULL: one) */
+    uint32_t *cls_first; /* per class and one more: its first node in cls_list */
+    uint32_t *cls_list;  /* the nodes, class by class */
 };
 
 static inline uint32_t class_of(const struct entropy *e, uint32_t node)
@@ -155,14 +165,25 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
         e->ncls = e->sums.lag_max + 1;
         e->cls = malloc(n->nnodes * sizeof *e->cls);
         e->cls_nodes = calloc(e->ncls, sizeof *e->cls_nodes);
-        if (!e->cls || !e->cls_nodes)
+        e->cls_first = calloc(e->ncls + 1, sizeof *e->cls_first);
+        e->cls_list = malloc(n->nnodes * sizeof *e->cls_list);
+        if (!e->cls || !e->cls_nodes || !e->cls_first || !e->cls_list)
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         for (uint32_t i = 0; i < n->nnodes; i++)
             e->cls_nodes[e->cls[i] = e->sums.lag[topo_node_router(&n->topo, i)]]++;
+        for (uint32_t c = 0; c < e->ncls; c++)
+            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
+        /* each class's nodes, ascending: filled from its end (cls_first[c + 1]
+         * the cursor) with the nodes descending, then the ends set again */
+        for (uint32_t i = n->nnodes; i-- > 0;)
+            e->cls_list[--e->cls_first[e->cls[i] + 1]] = i;
+        for (uint32_t c = 0; c < e->ncls; c++)
+            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
     }
     e->on = calloc(e->ncls, 1);
     e->guard_until = calloc(n->nnodes, sizeof *e->guard_until);
-    if (!e->on || !e->guard_until)
+    e->gate = calloc(n->nnodes, sizeof *e->gate); /* unthrottled, no guard */
+    if (!e->on || !e->guard_until || !e->gate)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     if (model == M_GTA) {
         e->rng = malloc(n->nnodes * sizeof *e->rng);
@@ -206,8 +227,11 @@ static size_t rank_below(const struct thresholds *t, double x)
 }
 
 /* Every attached follower's throttle at one node, as entropy_next_state
- * (only the words that hold one: a detached follower's bits are never read). */
-static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t sna)
+ * (only the words that hold one: a detached follower's bits are never read).
+ * Returns the attached followers whose throttle differs from on, the
+ * run's. */
+static uint64_t follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t sna,
+                            bool on_run)
 {
     struct rank_memo *m =
         &f->memo[((uint64_t)snv * 0x9E3779B97F4A7C15ull ^ (uint64_t)sna) % FOLLOW_MEMO];
@@ -224,10 +248,36 @@ static void follow_node(struct followers *f, uint64_t *st, int64_t snv, int64_t 
     const uint64_t *on = f->on.ge + m->on * f->words;
     const uint64_t *off = f->off.ge + m->off * f->words;
     const uint64_t *rel = f->rn.ge + m->rn * f->words;
+    const uint64_t flip = on_run ? ~0ULL : 0; /* st ^ flip: differs from the run's */
+    uint64_t differ = 0;
     for (size_t j = 0; j < f->nlive; j++) {
         size_t w = f->live[j];
         st[w] = ~rel[w] & ((st[w] & off[w]) | (~st[w] & on[w]));
+        differ |= f->attached[w] & (st[w] ^ flip);
     }
+    return differ;
+}
+
+/* The gate of a node from its class's throttle and its guard. */
+static inline void gate_node(struct entropy *e, uint32_t node, bool on)
+{
+    e->gate[node] = on ? UINT64_MAX : e->guard_until[node];
+}
+
+/* Class c's throttle has just changed (to on): its nodes' gates. */
+static void gate_class(struct entropy *e, uint32_t c, bool on)
+{
+    if (!e->cls) {
+        gate_node(e, c, on);
+        return;
+    }
+    const uint32_t *k = e->cls_list + e->cls_first[c], *end = e->cls_list + e->cls_first[c + 1];
+    if (on) /* a class may turn on and off every cycle (Ron > Roff): two plain loops */
+        for (; k < end; k++)
+            e->gate[*k] = UINT64_MAX;
+    else
+        for (; k < end; k++)
+            e->gate[*k] = e->guard_until[*k];
 }
 
 static void entropy_observe(void *state, struct net *n)
@@ -237,17 +287,25 @@ static void entropy_observe(void *state, struct net *n)
     const double nr = (double)n->topo.routers;
     uint32_t count = 0;
     bool follow = e->fl && e->fl->nlive;
+    uint64_t differ = 0;
     for (uint32_t c = 0; c < e->ncls; c++) {
         struct gsum_pair s = e->cls ? gsum_seen_at_lag(&e->sums, c)
                                     : gsum_seen(&e->sums, topo_node_router(&n->topo, c));
         bool on = entropy_next_state(e->on[c], (double)s.nv, (double)s.na, nr,
                                      e->ron, e->roff, e->rn);
+        if (on != e->on[c])
+            gate_class(e, c, on);
         e->on[c] = on;
         count += on ? (e->cls ? e->cls_nodes[c] : 1) : 0;
         if (follow)
-            follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na);
+            differ |= follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na,
+                                  on);
     }
     e->nthrottled = count;
+    /* An attached follower that differs leaves in may_start (it is called).
+     * With none, no one can leave this cycle (states change only here) and
+     * may_start's answer is the gate's. */
+    n->ctl_gate = differ ? NULL : e->gate;
 }
 
 static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
@@ -257,13 +315,15 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         return false; /* the guard is every follower's too */
     /* A follower deciding otherwise leaves the run here, unless the node
      * could not start a packet anyway (no injection VC can take it). */
-    if (e->fl && e->fl->nlive && net_can_start(n, node)) {
+    const uint32_t c = class_of(e, node);
+    if (e->fl && e->fl->nlive && e->fl->compared[c] != n->now + 1 && net_can_start(n, node)) {
         struct followers *f = e->fl;
-        const uint64_t *st = f->state + (size_t)class_of(e, node) * f->words;
+        f->compared[c] = n->now + 1;
+        const uint64_t *st = f->state + (size_t)c * f->words;
         size_t kept = 0;
         for (size_t j = 0; j < f->nlive; j++) {
             size_t w = f->live[j];
-            uint64_t differ = f->attached[w] & (e->on[class_of(e, node)] ? ~st[w] : st[w]);
+            uint64_t differ = f->attached[w] & (e->on[c] ? ~st[w] : st[w]);
             f->attached[w] &= ~differ;
             for (; differ; differ &= differ - 1)
                 f->left[w * 64 + (size_t)__builtin_ctzll(differ)] = n->now;
@@ -272,7 +332,7 @@ static bool entropy_may_start(void *state, const struct net *n, uint32_t node)
         }
         f->nlive = kept;
     }
-    return !e->on[class_of(e, node)];
+    return !e->on[c];
 }
 
 static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
@@ -282,6 +342,9 @@ static void entropy_packet_sent(void *state, const struct net *n, uint32_t node)
         e->guard_until[node] = n->now + 1 + e->tg;
     else if (e->model == M_GTA)
         e->guard_until[node] = n->now + 1 + rng_below(&e->rng[node], 2 * (uint64_t)e->tg + 1);
+    else
+        return;
+    gate_node(e, node, e->on[class_of(e, node)]);
 }
 
 static void entropy_report(const void *state, struct saturn_results *r)
@@ -314,6 +377,7 @@ static void followers_free(struct followers *f)
     free(f->attached);
     free(f->live);
     free(f->left);
+    free(f->compared);
     free(f);
 }
 
@@ -410,7 +474,8 @@ static int entropy_follow(void *state, const struct saturn_config *const *cfgs, 
         f->attached = calloc(f->words, sizeof *f->attached);
         f->live = malloc(f->words * sizeof *f->live);
         f->left = calloc(n, sizeof *f->left);
-        if (!f->state || !f->attached || !f->live || !f->left ||
+        f->compared = calloc(e->ncls, sizeof *f->compared);
+        if (!f->state || !f->attached || !f->live || !f->left || !f->compared ||
             thresholds_build(&f->on, x, n, f->words) ||
             thresholds_build(&f->off, x + n, n, f->words) ||
             thresholds_build(&f->rn, x + 2 * n, n, f->words))
@@ -453,6 +518,9 @@ static void entropy_free(void *state)
     free(e->on);
     free(e->cls);
     free(e->cls_nodes);
+    free(e->cls_first);
+    free(e->cls_list);
+    free(e->gate);
     free(e->guard_until);
     free(e->rng);
     free(e);

@@ -51,6 +51,7 @@ struct gsum {
      * `ring` cycles: the root's totals still being made (pending, by the
      * cycle they complete) and those made (hist, by cycle; the last at now) */
     uint32_t *lag, *nlag, lag_max;
+    uint32_t *lag_order; /* the routers by lag, ascending within a lag */
     size_t ring;
     struct gsum_pair *pending, *hist;
     uint64_t now;

@@ -2,7 +2,8 @@
  *
  * Runs that differ only in an injection controller's thresholds are the
  * same run until the first gate decision on which they differ: the
- * controller touches the network only through may_start. One run is
+ * controller touches the network only through may_start (or the gate
+ * that stands for it: ctl_ops.observe). One run is
  * simulated (the leader, the first unresolved configuration) while the
  * controller follows every other one along it (ctl_ops.follow); those still
  * attached at the end had every decision the leader had, so their run is

@@ -1034,8 +1034,12 @@ static void inject_node(struct net *n, uint32_t i)
             n->node_active[i >> 6] &= ~(1ULL << (i & 63));
             return;
         }
-        if (n->ctl->may_start && !n->ctl->may_start(n->ctl_state, n, i))
+        if (n->ctl_gate) {
+            if (n->now < n->ctl_gate[i])
+                return;
+        } else if (n->ctl->may_start && !n->ctl->may_start(n->ctl_state, n, i)) {
             return;
+        }
         uint32_t pid = nd->q[nd->qhead];
         int v = pick_injection_vc(n, i, n->pk[pid].len);
         if (v < 0)

@@ -413,6 +413,9 @@ struct net {
 
     const struct ctl_ops *ctl; /* injection control (src/control) */
     void *ctl_state;
+    const uint64_t *ctl_gate;  /* NULL, or the controller's gate (ctl_ops.observe): per node,
+                                  may_start's answer is now >= ctl_gate[node] and it need
+                                  not be called */
 
     /* Mobility (paper 000): per router and cycle, Nv = counted input VC
      * buffers holding a flit when the router's cycle starts, Na = those of
