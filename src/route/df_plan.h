@@ -12,7 +12,7 @@
 static inline struct route_cand olm_vcs(const struct net *n, const struct df_opts *o, int port,
                                         int arrival, bool same, enum df_rest rest)
 {
-    const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
+    const bool global = df_port_global(&n->topo, port);
     struct route_cand c = o->olm_vcs[global][same][rest][arrival + 1];
     c.port = (uint16_t)port;
     return c;
@@ -24,7 +24,7 @@ static inline int olm_arrival(const struct net *n, const struct df_opts *o, int 
 {
     if (in_port >= n->topo.radix)
         return -1;
-    return o->olm_arrival[topo_port_class(&n->topo, in_port) == TOPO_GLOBAL]
+    return o->olm_arrival[df_port_global(&n->topo, in_port)]
                          [in_vc < 63 ? in_vc : 63];
 }
 
@@ -56,7 +56,7 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
     const uint32_t ga = (uint32_t)t->a, d = df_node_router(t, p->dst), g = df_group(t, r),
                    gd = df_group(t, d);
     const int i = (int)(r - g * ga), di = (int)(d - gd * ga);
-    const uint32_t gs = df_group(t, df_node_router(t, p->src));
+    const uint32_t gs = df_node_group(t, p->src);
     const uint32_t mid = p->route[0];
     plan->nopt = 0;
     plan->in_port = in_port;
@@ -76,9 +76,9 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
     int mp = to_mid    ? port_to_group(t, g, i, mid)
              : g == gd ? df_local_port(i, di)
                        : port_to_group(t, g, i, gd);
-    const enum topo_link_class in_cls = topo_port_class(t, in_port);
+    const enum topo_link_class in_cls = df_port_global(t, in_port) ? TOPO_GLOBAL : TOPO_LOCAL;
     const bool injected = in_port >= t->radix;
-    const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
+    const bool mglobal = df_port_global(t, mp);
     const int arrival = olm_arrival(n, o, in_port, in_vc);
     /* The rest of the path, at worst: in the source group, a local hop
      * keeps room for a global misroute at the next router (G, L pair, G, L

@@ -139,8 +139,8 @@ struct topo {
     int32_t *coord;    /* routers * n coordinates, so routing divides nothing */
     /* Dragonfly */
     int p, a, h;
-    /* topo_div's multipliers for a, p and h (routing divides by them at every head) */
-    uint64_t div_a, div_p, div_h;
+    /* topo_div's multipliers for a, p, h and p a (routing divides by them at every head) */
+    uint64_t div_a, div_p, div_h, div_pa;
     uint32_t groups;
     enum topo_arrangement arrangement;
     /* Adjacency-table topologies (graph.c): fat tree, HyperX, Slim Fly, file */
@@ -237,10 +237,20 @@ static inline int df_index(const struct topo *t, uint32_t router)
 {
     return (int)(router - df_group(t, router) * (uint32_t)t->a);
 }
-/* The router node (< t->nodes) attaches to (no placement table). */
+/* The router node (< t->nodes) attaches to, and its group. */
 static inline uint32_t df_node_router(const struct topo *t, uint32_t node)
 {
     return t->node_rt ? t->node_rt[node] : topo_div(node, t->div_p);
+}
+static inline uint32_t df_node_group(const struct topo *t, uint32_t node)
+{
+    return t->node_rt ? df_group(t, t->node_rt[node]) : topo_div(node, t->div_pa);
+}
+/* topo_port_class(t, port) == TOPO_GLOBAL on a Dragonfly (a node port too),
+ * without testing the kind. */
+static inline bool df_port_global(const struct topo *t, int port)
+{
+    return port >= t->a - 1;
 }
 /* The local port of router index i towards router index j (i != j). */
 static inline int df_local_port(int i, int j)
