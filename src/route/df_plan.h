@@ -63,11 +63,10 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
     plan->in_vc = in_vc;
     plan->global = plan->mm = plan->forced = false;
     plan->min_link = g == gd ? NET_NONE : df_link_to(t, g, gd);
-    if (r == d) { /* df_eject's candidate, from d */
+    if (r == d) { /* df_eject's candidate, its port from d */
+        const int j = t->node_rt ? (int)t->node_lp[p->dst] : (int)(p->dst - d * (uint32_t)t->conc);
         plan->min_port = -1;
-        plan->min = (struct route_cand){
-            (uint16_t)(t->radix + (t->node_rt ? (int)t->node_lp[p->dst] : (int)(p->dst - d * (uint32_t)t->conc))),
-            0, (uint8_t)(n->Vd - 1)};
+        plan->min = (struct route_cand){(uint16_t)(t->radix + j), 0, (uint8_t)(n->Vd - 1)};
         return;
     }
     bool phase2 = (p->route[1] & DF_PHASE2) || g == mid;
