@@ -109,6 +109,31 @@ static void topology_wiring(void **state)
     wiring(TOPO_CONSECUTIVE, 3, 5, 1);
 }
 
+/* topo_div (routing's divisions by a, p, h and p a) against the division:
+ * every x below 2^16 for divisors 1 .. 64, and for every divisor up to
+ * 2^12 and some up to 2^30 the x next to each multiple near 2^31 - 1 and
+ * a spread of others (the error term grows with x). */
+static void topo_div_exact(void **state)
+{
+    (void)state;
+    for (uint32_t d = 1; d <= 64; d++) {
+        const uint64_t m = topo_div_magic(d);
+        for (uint32_t x = 0; x < (1u << 16); x++)
+            assert_int_equal(topo_div(x, m), x / d);
+    }
+    struct rng rng;
+    rng_seed(&rng, 21, 0);
+    for (uint32_t k = 0; k < 5000; k++) {
+        const uint32_t d = k < 4096 ? k + 1 : 1 + (uint32_t)rng_below(&rng, 1u << 30);
+        const uint64_t m = topo_div_magic(d);
+        const uint32_t top = INT32_MAX / d * d; /* the last multiple below 2^31 */
+        const uint32_t xs[] = {top, top - 1, INT32_MAX, top - d, top - d + 1, d - 1, d, d + 1,
+                               (uint32_t)rng_below(&rng, 1u << 31)};
+        for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++)
+            assert_int_equal(topo_div(xs[i], m), xs[i] / d);
+    }
+}
+
 /* The paper's 16,512-node network builds, with 31-port routers. */
 static void paper_network_builds(void **state)
 {
@@ -268,8 +293,12 @@ static void plan_min_port_from_wiring(void **state)
                                            gs = sr / ua;
                             assert_int_equal(plan.min_link,
                                              g == gd ? NET_NONE : df_link_to(t, g, gd));
-                            if (r == d) {
+                            if (r == d) { /* the plan holds df_eject's candidate */
                                 assert_int_equal(plan.min_port, -1);
+                                struct route_result ej;
+                                df_eject(n, &p, &ej);
+                                assert_memory_equal(&plan.min, &ej.c[0], sizeof plan.min);
+                                assert_memory_equal(&pm.min, &ej.c[0], sizeof pm.min);
                                 continue;
                             }
                             const bool to_mid = p.route[0] != NET_NONE && !ph && g != mid;
@@ -1580,6 +1609,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(topology_wiring),
+        cmocka_unit_test(topo_div_exact),
         cmocka_unit_test(paper_network_builds),
         cmocka_unit_test(min_paths_are_lgl),
         cmocka_unit_test(plan_min_port_from_wiring),

@@ -52,7 +52,7 @@ static inline bool df_contention_count(struct contention *c, const struct df_opt
                                        const struct packet *p, const struct df_plan *plan,
                                        unsigned th)
 {
-    const int port = plan->min_port >= 0 ? plan->min_port : topo_node_port(&n->topo, p->dst);
+    const int port = plan->min.port; /* the ejection port when min_port < 0 */
     contention_add(c, r, in_port, in_vc, port);
     return plan->min_port >= 0 && plan->nopt != 0 && df_fires(o, contention_get(c, r, port), th);
 }

@@ -56,6 +56,13 @@ static void base_route(void *state, const struct net *n, uint32_t r, int in_port
     const int choice = df_contention_count(&s->cc, &s->o, n, r, in_port, in_vc, p, &plan, s->th)
                            ? df_contention_pick(&s->cc, &s->o, n, r, p, &plan, s->th)
                            : -1;
+    if (plan.min_port < 0) { /* df_apply's ejection, inline (plan.min is df_eject's) */
+        out->n = 1;
+        out->sel = 0;
+        out->c[0] = plan.min;
+        out->c[2].port = 0;
+        return;
+    }
     if (kept && choice < 0)
         df_apply_min(n, r, &plan, p, out);
     else

@@ -12,7 +12,7 @@
 static inline struct route_cand olm_vcs(const struct net *n, const struct df_opts *o, int port,
                                         int arrival, bool same, enum df_rest rest)
 {
-    const bool global = topo_port_class(&n->topo, port) == TOPO_GLOBAL;
+    const bool global = df_port_global(&n->topo, port);
     struct route_cand c = o->olm_vcs[global][same][rest][arrival + 1];
     c.port = (uint16_t)port;
     return c;
@@ -24,15 +24,16 @@ static inline int olm_arrival(const struct net *n, const struct df_opts *o, int 
 {
     if (in_port >= n->topo.radix)
         return -1;
-    return o->olm_arrival[topo_port_class(&n->topo, in_port) == TOPO_GLOBAL]
+    return o->olm_arrival[df_port_global(&n->topo, in_port)]
                          [in_vc < 63 ? in_vc : 63];
 }
 
 /* df_port_to_group from router index i of group g (r = g a + i). */
 static inline int port_to_group(const struct topo *t, uint32_t g, int i, uint32_t tg)
 {
-    const uint32_t k = df_link_to(t, g, tg), h = (uint32_t)t->h, holder = k / h;
-    return (int)holder == i ? t->a - 1 + (int)(k - holder * h) : df_local_port(i, (int)holder);
+    const uint32_t k = df_link_to(t, g, tg), holder = topo_div(k, t->div_h);
+    return (int)holder == i ? t->a - 1 + (int)(k - holder * (uint32_t)t->h)
+                            : df_local_port(i, (int)holder);
 }
 
 /* How far router index `to` lies after `from` in a group of a: (to - from) mod a,
@@ -51,18 +52,21 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
            const struct packet *p, struct df_plan *plan, bool later)
 {
     const struct topo *t = &n->topo;
-    /* each division once: g and i of r, d's group and index, the source's group */
-    const uint32_t ga = (uint32_t)t->a, d = topo_node_router(t, p->dst), g = r / ga, gd = d / ga;
+    /* g and i of r, d's group and index, the source's group (topo_div: no division) */
+    const uint32_t ga = (uint32_t)t->a, d = df_node_router(t, p->dst), g = df_group(t, r),
+                   gd = df_group(t, d);
     const int i = (int)(r - g * ga), di = (int)(d - gd * ga);
-    const uint32_t gs = t->node_rt ? t->node_rt[p->src] / ga : p->src / ((uint32_t)t->conc * ga);
+    const uint32_t gs = df_node_group(t, p->src);
     const uint32_t mid = p->route[0];
     plan->nopt = 0;
     plan->in_port = in_port;
     plan->in_vc = in_vc;
     plan->global = plan->mm = plan->forced = false;
     plan->min_link = g == gd ? NET_NONE : df_link_to(t, g, gd);
-    if (r == d) {
+    if (r == d) { /* df_eject's candidate, its port from d */
+        const int j = t->node_rt ? (int)t->node_lp[p->dst] : (int)(p->dst - d * (uint32_t)t->conc);
         plan->min_port = -1;
+        plan->min = (struct route_cand){(uint16_t)(t->radix + j), 0, (uint8_t)(n->Vd - 1)};
         return;
     }
     bool phase2 = (p->route[1] & DF_PHASE2) || g == mid;
@@ -71,9 +75,9 @@ plan_build(const struct net *n, const struct df_opts *o, uint32_t r, int in_port
     int mp = to_mid    ? port_to_group(t, g, i, mid)
              : g == gd ? df_local_port(i, di)
                        : port_to_group(t, g, i, gd);
-    const enum topo_link_class in_cls = topo_port_class(t, in_port);
+    const enum topo_link_class in_cls = df_port_global(t, in_port) ? TOPO_GLOBAL : TOPO_LOCAL;
     const bool injected = in_port >= t->radix;
-    const bool mglobal = topo_port_class(t, mp) == TOPO_GLOBAL;
+    const bool mglobal = df_port_global(t, mp);
     const int arrival = olm_arrival(n, o, in_port, in_vc);
     /* The rest of the path, at worst: in the source group, a local hop
      * keeps room for a global misroute at the next router (G, L pair, G, L

@@ -392,8 +392,10 @@ void df_apply(const struct net *n, uint32_t r, const struct df_plan *plan, int c
               struct packet *p, struct route_result *out)
 {
     const struct topo *t = &n->topo;
-    if (plan->min_port < 0) {
-        df_eject(n, p, out);
+    if (plan->min_port < 0) { /* plan->min is df_eject's candidate */
+        out->n = 1;
+        out->sel = 0;
+        out->c[0] = plan->min;
         return;
     }
     if (choice < 0 && !plan->forced) {

@@ -144,7 +144,7 @@ int df_group_path_hops(const struct topo *t, uint32_t r, uint32_t gm, uint32_t d
  * packet. A policy fills `choice` (-1: minimal) and applies it. */
 struct df_plan {
     int min_port;             /* -1: eject here */
-    struct route_cand min;    /* the minimal candidate (port, slot VCs) */
+    struct route_cand min;    /* the minimal candidate (port, slot VCs); ejecting, df_eject's */
     bool global;              /* the options are global misroutes (else local) */
     bool mm;                  /* the options are local hops that commit the packet to a
                                  global link of the next router (global misroute, mm) */

@@ -20,6 +20,10 @@ int topo_build_dragonfly(struct topo *t, int p, int a, int h, enum topo_arrangem
     t->nodes = t->routers * (uint32_t)p;
     t->radix = a - 1 + h;
     t->conc = p;
+    t->div_a = topo_div_magic((uint32_t)a);
+    t->div_p = topo_div_magic((uint32_t)p);
+    t->div_h = topo_div_magic((uint32_t)h);
+    t->div_pa = topo_div_magic((uint32_t)(p * a));
     return SATURN_OK;
 }
 

@@ -139,6 +139,8 @@ struct topo {
     int32_t *coord;    /* routers * n coordinates, so routing divides nothing */
     /* Dragonfly */
     int p, a, h;
+    /* topo_div's multipliers for a, p, h and p a (routing divides by them at every head) */
+    uint64_t div_a, div_p, div_h, div_pa;
     uint32_t groups;
     enum topo_arrangement arrangement;
     /* Adjacency-table topologies (graph.c): fat tree, HyperX, Slim Fly, file */
@@ -211,14 +213,44 @@ static inline enum topo_link_class topo_port_class(const struct topo *t, int por
     return t->kind == TOPO_DRAGONFLY && port >= t->a - 1 ? TOPO_GLOBAL : TOPO_LOCAL;
 }
 
+/* x / d for x < 2^31 (a Dragonfly's router, node and link numbers: at most
+ * 2^30 nodes) and 0 < d < 2^31, by a multiplication instead of a division
+ * (tens of cycles of latency, at every routing of a head): with m =
+ * topo_div_magic(d) = ceil(2^62 / d) = (2^62 + e) / d, 0 <= e < d, x m / 2^62
+ * = x / d + x e / (d 2^62), and x e / 2^62 < 1 with x mod d <= d - 1 keeps
+ * the floor at x / d. */
+static inline uint64_t topo_div_magic(uint32_t d)
+{
+    return ((UINT64_C(1) << 62) + d - 1) / d;
+}
+static inline uint32_t topo_div(uint32_t x, uint64_t m)
+{
+    return (uint32_t)(((__uint128_t)x * m) >> 62);
+}
+
 /* Dragonfly helpers. */
 static inline uint32_t df_group(const struct topo *t, uint32_t router)
 {
-    return router / (uint32_t)t->a;
+    return topo_div(router, t->div_a);
 }
 static inline int df_index(const struct topo *t, uint32_t router)
 {
-    return (int)(router % (uint32_t)t->a);
+    return (int)(router - df_group(t, router) * (uint32_t)t->a);
+}
+/* The router node (< t->nodes) attaches to, and its group. */
+static inline uint32_t df_node_router(const struct topo *t, uint32_t node)
+{
+    return t->node_rt ? t->node_rt[node] : topo_div(node, t->div_p);
+}
+static inline uint32_t df_node_group(const struct topo *t, uint32_t node)
+{
+    return t->node_rt ? df_group(t, t->node_rt[node]) : topo_div(node, t->div_pa);
+}
+/* topo_port_class(t, port) == TOPO_GLOBAL on a Dragonfly (a node port too),
+ * without testing the kind. */
+static inline bool df_port_global(const struct topo *t, int port)
+{
+    return port >= t->a - 1;
 }
 /* The local port of router index i towards router index j (i != j). */
 static inline int df_local_port(int i, int j)
@@ -233,15 +265,19 @@ static inline int df_local_peer(int i, int port)
 /* The global link number (0 .. a h - 1) of group g that reaches group t != g. */
 static inline uint32_t df_link_to(const struct topo *t, uint32_t g, uint32_t target)
 {
-    if (t->arrangement == TOPO_PALMTREE)
-        return (target + 2 * t->groups - g - 1) % t->groups;
+    if (t->arrangement == TOPO_PALMTREE) { /* (target - g - 1) mod G, target and g < G */
+        const uint32_t x = target + t->groups - g - 1;
+        return x >= t->groups ? x - t->groups : x;
+    }
     return target < g ? target : target - 1;
 }
 /* The group global link k of group g reaches. */
 static inline uint32_t df_link_group(const struct topo *t, uint32_t g, uint32_t k)
 {
-    if (t->arrangement == TOPO_PALMTREE)
-        return (g + k + 1) % t->groups;
+    if (t->arrangement == TOPO_PALMTREE) { /* (g + k + 1) mod G, g < G, k < G - 1 */
+        const uint32_t x = g + k + 1;
+        return x >= t->groups ? x - t->groups : x;
+    }
     return k < g ? k : k + 1;
 }
 
