@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/histogram.h"
+#include "core/order.h"
 #include "core/rng.h"
 #include "support.h"
 
@@ -94,6 +95,22 @@ static void histogram_exact_and_bucketed(void **state)
     free(h);
 }
 
+/* Keys 2 0 2 1 0 2 and a key with no item (3): each key's items in
+ * ascending index, the bounds of the empty keys equal. */
+static void order_by_key_is_stable(void **state)
+{
+    (void)state;
+    const uint32_t key[] = {2, 0, 2, 1, 0, 2};
+    uint32_t first[6], order[6];
+    order_by_key(key, 6, 5, first, order);
+    const uint32_t want_first[] = {0, 2, 3, 6, 6, 6}, want_order[] = {1, 4, 3, 0, 2, 5};
+    assert_memory_equal(first, want_first, sizeof first);
+    assert_memory_equal(order, want_order, sizeof order);
+    order_by_key(key, 0, 5, first, order); /* no items: every key empty */
+    for (int k = 0; k < 6; k++)
+        assert_int_equal(first[k], 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -101,6 +118,7 @@ int main(void)
         cmocka_unit_test(streams_differ_and_repeat),
         cmocka_unit_test(below_is_uniform),
         cmocka_unit_test(histogram_exact_and_bucketed),
+        cmocka_unit_test(order_by_key_is_stable),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -26,6 +26,7 @@
 #include "control/control.h"
 #include "control/entropy.h"
 #include "control/global_sum.h"
+#include "core/order.h"
 #include "core/params.h"
 #include "core/rng.h"
 #include "net/net.h"
@@ -90,7 +91,6 @@ struct entropy {
      * node. */
     uint32_t ncls;
     uint32_t *cls;       /* per node: its class (NULL: the node itself) */
-    uint32_t *cls_nodes; /* per class: its nodes (NULL: one) */
     uint32_t *cls_first; /* per class and one more: its first node in cls_list */
     uint32_t *cls_list;  /* the nodes, class by class */
 };
@@ -164,21 +164,13 @@ static int entropy_init(void **state, const struct saturn_config *cfg, struct ne
     if (e->sums.lag) {
         e->ncls = e->sums.lag_max + 1;
         e->cls = malloc(n->nnodes * sizeof *e->cls);
-        e->cls_nodes = calloc(e->ncls, sizeof *e->cls_nodes);
-        e->cls_first = calloc(e->ncls + 1, sizeof *e->cls_first);
+        e->cls_first = malloc((e->ncls + 1) * sizeof *e->cls_first);
         e->cls_list = malloc(n->nnodes * sizeof *e->cls_list);
-        if (!e->cls || !e->cls_nodes || !e->cls_first || !e->cls_list)
+        if (!e->cls || !e->cls_first || !e->cls_list)
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
         for (uint32_t i = 0; i < n->nnodes; i++)
-            e->cls_nodes[e->cls[i] = e->sums.lag[topo_node_router(&n->topo, i)]]++;
-        for (uint32_t c = 0; c < e->ncls; c++)
-            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
-        /* each class's nodes, ascending: filled from its end (cls_first[c + 1]
-         * the cursor) with the nodes descending, then the ends set again */
-        for (uint32_t i = n->nnodes; i-- > 0;)
-            e->cls_list[--e->cls_first[e->cls[i] + 1]] = i;
-        for (uint32_t c = 0; c < e->ncls; c++)
-            e->cls_first[c + 1] = e->cls_first[c] + e->cls_nodes[c];
+            e->cls[i] = e->sums.lag[topo_node_router(&n->topo, i)];
+        order_by_key(e->cls, n->nnodes, e->ncls, e->cls_first, e->cls_list);
     }
     e->on = calloc(e->ncls, 1);
     e->guard_until = calloc(n->nnodes, sizeof *e->guard_until);
@@ -296,7 +288,7 @@ static void entropy_observe(void *state, struct net *n)
         if (on != e->on[c])
             gate_class(e, c, on);
         e->on[c] = on;
-        count += on ? (e->cls ? e->cls_nodes[c] : 1) : 0;
+        count += on ? (e->cls ? e->cls_first[c + 1] - e->cls_first[c] : 1) : 0;
         if (follow)
             differ |= follow_node(e->fl, e->fl->state + (size_t)c * e->fl->words, s.nv, s.na,
                                   on);
@@ -517,7 +509,6 @@ static void entropy_free(void *state)
     gsum_free(&e->sums);
     free(e->on);
     free(e->cls);
-    free(e->cls_nodes);
     free(e->cls_first);
     free(e->cls_list);
     free(e->gate);

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "control/global_sum.h"
+#include "core/order.h"
 #include "net/net.h"
 
 #define IDX(g, d, r) ((size_t)(d) * (g)->routers + (r))
@@ -41,22 +42,13 @@ static int order_lags(struct gsum *g)
     g->ring = 1;
     while (g->ring < 2 * ((size_t)most + 1)) /* a negative cycle's slot stays unwritten */
         g->ring *= 2;
-    g->nlag = calloc((size_t)most + 1, sizeof *g->nlag);
+    g->lag_first = malloc(((size_t)most + 2) * sizeof *g->lag_first);
     g->pending = calloc(g->ring, sizeof *g->pending);
     g->hist = calloc(g->ring, sizeof *g->hist);
     g->lag_order = malloc(g->routers * sizeof *g->lag_order);
-    if (!g->nlag || !g->pending || !g->hist || !g->lag_order)
+    if (!g->lag_first || !g->pending || !g->hist || !g->lag_order)
         return SATURN_ENOMEM;
-    for (uint32_t r = 0; r < g->routers; r++)
-        g->nlag[g->lag[r]]++;
-    size_t *at = malloc(((size_t)most + 1) * sizeof *at); /* a counting sort */
-    if (!at)
-        return SATURN_ENOMEM;
-    for (size_t l = 0, sum = 0; l <= most; sum += g->nlag[l++])
-        at[l] = sum;
-    for (uint32_t r = 0; r < g->routers; r++)
-        g->lag_order[at[g->lag[r]]++] = r;
-    free(at);
+    order_by_key(g->lag, g->routers, most + 1, g->lag_first, g->lag_order);
     return SATURN_OK;
 }
 
@@ -227,7 +219,7 @@ static void step_circuit(struct gsum *g, const struct net *n)
     const uint32_t *order = g->lag_order;
     for (uint32_t l = 0, j = 0; l <= g->lag_max; l++) {
         int64_t nv = 0, na = 0;
-        for (const uint32_t end = j + g->nlag[l]; j < end; j++) {
+        for (const uint32_t end = g->lag_first[l + 1]; j < end; j++) {
             const uint32_t r = order[j];
             if (n->rstamp[r] == stamp) {
                 nv += n->rnv[r];
@@ -246,10 +238,11 @@ static void step_circuit(struct gsum *g, const struct net *n)
     g->by_lag = true;
     uint64_t ages = 0, oldest = g->age_max;
     for (uint32_t l = 0; l <= g->lag_max; l++) {
-        if (!g->nlag[l])
+        const uint32_t routers = g->lag_first[l + 1] - g->lag_first[l];
+        if (!routers)
             continue;
         uint64_t age = now - (now >= l ? g->hist[(now - l) & mask].t : 0);
-        ages += age * g->nlag[l];
+        ages += age * routers;
         oldest = age > oldest ? age : oldest;
     }
     g->age_sum += (double)ages;
@@ -268,7 +261,7 @@ void gsum_step(struct gsum *g, const struct net *n)
 void gsum_free(struct gsum *g)
 {
     free(g->lag);
-    free(g->nlag);
+    free(g->lag_first);
     free(g->lag_order);
     free(g->pending);
     free(g->hist);

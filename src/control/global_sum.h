@@ -47,11 +47,12 @@ struct gsum {
     struct gsum_pair *seen;   /* [router]: what the router knows */
     struct gsum_pair global;  /* ideal */
     /* circuit only (gsum_step's fast path; NULL otherwise): each router's
-     * hops to the global root (lag), routers per lag, and two rings of
+     * hops to the global root (lag), the routers by lag (lag_order; lag l's
+     * from lag_first[l] to lag_first[l + 1], order_by_key), and two rings of
      * `ring` cycles: the root's totals still being made (pending, by the
      * cycle they complete) and those made (hist, by cycle; the last at now) */
-    uint32_t *lag, *nlag, lag_max;
-    uint32_t *lag_order; /* the routers by lag, ascending within a lag */
+    uint32_t *lag, lag_max;
+    uint32_t *lag_order, *lag_first;
     size_t ring;
     struct gsum_pair *pending, *hist;
     uint64_t now;
