@@ -253,10 +253,11 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 }
 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
- * reaches the next router after delay cycles. */
+ * reaches the next router after delay cycles. one (with bnd): every
+ * router is partition w's, and w sends directly (router_tor_one). */
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M,
-                   const bool bnd, const bool ls)
+                   const bool bnd, const bool one, const bool ls)
 {
     if (!bnd && op->out_unlimited) { /* bnd: the torus's loop (router_tor_loop) */
         net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
@@ -264,7 +265,7 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         o->credits--;
         /* into the next router's ring now, counted in on arrival, when
          * that router is this partition's (no other thread reads it) */
-        if (op->far_part == w->direct && bnd) /* delay: xbar_delay + link_latency */
+        if (bnd && (one || op->far_part == w->direct)) /* delay: xbar_delay + link_latency */
             net_send_direct_q(n, w->aq, op->far_in, vc, f);
         else if (op->far_part == w->direct)
             net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
@@ -388,7 +389,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, true);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, false,
+                  true);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -473,7 +475,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             o->ob_space++;
     }
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, true);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, false, true);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -1331,11 +1333,13 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * cycle in locals: the same steps in the same order. With lr
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
  * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
- * op->last_send (n->router_mob: its only reader sets it). */
+ * op->last_send (n->router_mob: its only reader sets it). tor: the torus's
+ * loop (router_tor_loop), 2 on one partition that takes every credit in
+ * one class (router_tor_one). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
                      uint64_t *rpm, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
                      uint32_t gp0, int V, int p, int v, const uint64_t now, const bool xl,
-                     const bool lr, const bool tor, const bool ls)
+                     const bool lr, const int tor, const bool ls)
 {
     /* the torus's loop: its VCs' addresses from the global index (the
      * router's bases in registers cost more there, less in the others) */
@@ -1359,7 +1363,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     }
     if (tor) { /* net_ivc_credit_now, every buffer bounded */
         const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
-        net_creditq_push(w->cq[pc.cls], pc.ctr + (uint32_t)v);
+        net_creditq_push(w->cq[tor == 2 ? 0 : pc.cls], pc.ctr + (uint32_t)v);
     } else {
         net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     }
@@ -1368,7 +1372,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
                        0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
-                  tor, ls);
+                  tor, tor == 2, ls);
         if (lr) /* onto_link's last step in RM_ANY */
             count_link(n, gop);
         if (o->credits == 0 && (tor || !op->out_unlimited)) /* out of room: not ready (n->vready) */
@@ -1411,7 +1415,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
  * router holding flits at one input port only sends them without the
  * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
-                     const uint64_t now, const bool xl, const bool lr, const bool tor,
+                     const uint64_t now, const bool xl, const bool lr, const int tor,
                      const bool ls)
 {
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1589,15 +1593,24 @@ bool router_tor_loop(const struct net *n)
     return n->lat_uniform && n->mob_ports == net_all_ports(n) && alloc_vc1_simple(n);
 }
 
+/* The torus's loop on one partition that sends to every router directly
+ * (net_send_direct: not for more than 2^26 ports) and takes every credit
+ * in one class (n->ccls): its crossings need not ask which (run_plain1_tor1). */
+static bool router_tor_one(const struct net *n)
+{
+    return n->nparts == 1 && n->parts[0].direct == 0 && n->nccls == 1;
+}
+
 bool router_keeps_ready(const struct net *n)
 {
     const router_step_fn step = router_step_for(n);
     return step == router_step_plain1 || step == router_step_plain1_rec;
 }
 
-/* Router r's cycle, by step or (inlined = 1, 3, 4 or 2) by plain1_step (3:
+/* Router r's cycle, by step or (inlined = 1, 3, 4, 5, 6 or 2) by plain1_step (3:
  * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
- * router_step_plain1_rec) or router_step_impl for RM_PLAIN_OBUF. With rmob
+ * router_step_plain1_rec; 5: the torus's, router_tor_loop; 6: that on one
+ * partition, router_tor_one) or router_step_impl for RM_PLAIN_OBUF. With rmob
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
@@ -1610,8 +1623,9 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4, inlined == 5, rmob);
+    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5 || inlined == 6)
+        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4,
+                    inlined == 6 ? 2 : inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1624,7 +1638,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
 }
 
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1 or 3 (router_step_plain1), 4 (router_step_plain1_rec) or 2
+ * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4 (router_step_plain1_rec) or 2
  * (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
@@ -1660,6 +1674,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
 RUN_ROUTERS(run_plain1, 1, false)
 RUN_ROUTERS(run_plain1_nox, 3, false)
 RUN_ROUTERS(run_plain1_tor, 5, false)
+RUN_ROUTERS(run_plain1_tor1, 6, false)
 RUN_ROUTERS(run_plain_obuf, 2, false)
 RUN_ROUTERS(run_plain1_rec, 4, false)
 RUN_ROUTERS(run_plain1_rec_mob, 4, true)
@@ -1681,7 +1696,7 @@ void net_part_routers(struct net *n, struct net_part *w)
     else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
     else if (inlined == 3 && router_tor_loop(n)) /* the torus's */
-        run_plain1_tor(n, w);
+        (router_tor_one(n) ? run_plain1_tor1 : run_plain1_tor)(n, w);
     else if (inlined == 3)
         run_plain1_nox(n, w);
     else if (inlined == 1)
