@@ -90,7 +90,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 static inline __attribute__((always_inline)) bool
 va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq, const bool wrap, const bool tor)
+               const bool obq, const bool wrap)
 {
     const int V = n->V;
     int best = -1;
@@ -100,9 +100,8 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
      * VC that depends on the requester, so that heads arriving together
      * ask for different VCs instead of colliding on the first (with one
      * VC, start 0 whatever the room). */
-    int start = span > 1 && (tor ? ports[rc->port].kind == PORT_LOCAL
-                                 : out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
-                                               obq) == INT32_MAX)
+    int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
+                                        obq) == INT32_MAX
                     ? (lin + lin / V) % span : 0;
     /* wrap: (start + i) % span by a wrapping counter (alloc_vc1_plain's; in
      * the larger allocators the counter's register cost more, +0.06 % on
@@ -111,11 +110,9 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
         /* (start + i) % span by a compare (start < span): no division a VC */
         int v = rc->vc_lo + (wrap ? k : start + i < span ? start + i : start + i - span);
         const struct ovc *o = &ovcs[rc->port * V + v];
-        if (tor ? o->owner >= 0
-                : !ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
             continue;
-        int32_t room = tor ? (ports[rc->port].kind == PORT_LOCAL ? INT32_MAX : o->credits)
-                           : out_room_as(n, &ports[rc->port], o, obq);
+        int32_t room = out_room_as(n, &ports[rc->port], o, obq);
         if (room < need || room <= best_room)
             continue;
         best = v;
@@ -127,6 +124,41 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
         return true;
     }
     return false;
+}
+
+/* va_choose_cand where every buffer is bounded, without router.va_stage or
+ * router.atomic_vc (the torus's loop, the collectives': alloc_vc1_tor): an
+ * ejection's VCs all have unbounded room, so the first unowned one from
+ * the requester's start wins; a network port's the unowned one with the
+ * most credits (at least need), the lowest on ties, scanned from its
+ * first VC. The same choice, without the general loop's registers. */
+static inline __attribute__((always_inline)) bool
+va_choose_tor(const struct port *ports, const struct ovc *ovcs, int V, const struct route_cand *rc,
+              int32_t need, int lin, int *op, int *ov)
+{
+    const int lo = rc->vc_lo, span = rc->vc_hi - lo + 1;
+    const struct ovc *o = &ovcs[rc->port * V + lo];
+    int best = -1;
+    if (ports[rc->port].kind == PORT_LOCAL) {
+        const int start = span > 1 ? (lin + lin / V) % span : 0;
+        for (int i = 0, k = start; i < span; i++, k = k + 1 == span ? 0 : k + 1)
+            if (o[k].owner < 0) {
+                best = k;
+                break;
+            }
+    } else {
+        int32_t best_room = need - 1;
+        for (int k = 0; k < span; k++)
+            if (o[k].owner < 0 && o[k].credits > best_room) {
+                best = k;
+                best_room = o[k].credits;
+            }
+    }
+    if (best < 0)
+        return false;
+    *op = rc->port;
+    *ov = lo + best;
+    return true;
 }
 
 /* The output VC this head asks for, or false if none is available. The
@@ -170,7 +202,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false, false))
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
             return true;
     return false;
 }
@@ -994,7 +1026,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false, false, false)
+                                           p * V + v, &op, &ov, false, false)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
@@ -1269,9 +1301,11 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     const bool owned = again && !some_unowned(ovcs, V, &ir->route);
     if (!owned &&
         (ir->route.n == 1 && ir->route.sel <= 1
-             ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
-                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov,
-                              false, true, tor)
+             ? (tor ? va_choose_tor(ports, ovcs, V, &ir->route.c[0],
+                                    n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov)
+                    : va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                                     n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op,
+                                     &ov, false, true))
              : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
         /* its request, alone: granted */
         struct ovc *o = &ovcs[op * V + ov];
