@@ -1417,8 +1417,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     if (mob)
         w->cyc_na++;
     /* the switch's round-robin pointers move past the winner (every caller's) */
-    in->sa_in_rr = rr_past(v);
-    op->sa_out_rr = rr_past(p);
+    in->sa_in_rr = tor == 2 ? (uint8_t)(v + 1) : rr_past(v); /* (tor == 2: v + 1, p + 1 < 64) */
+    op->sa_out_rr = tor == 2 ? (uint8_t)(p + 1) : rr_past(p);
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_hp[r]) { /* heads noted hopeless: those that failed for it may win it */
@@ -1629,10 +1629,12 @@ bool router_tor_loop(const struct net *n)
 
 /* The torus's loop on one partition that sends to every router directly
  * (net_send_direct: not for more than 2^26 ports) and takes every credit
- * in one class (n->ccls): its crossings need not ask which (run_plain1_tor1). */
+ * in one class (n->ccls): its crossings need not ask which (run_plain1_tor1).
+ * With fewer than 64 ports and VCs their round-robin pointers past a winner
+ * (rr_past) need no wrap either. */
 static bool router_tor_one(const struct net *n)
 {
-    return n->nparts == 1 && n->parts[0].direct == 0 && n->nccls == 1;
+    return n->nparts == 1 && n->parts[0].direct == 0 && n->nccls == 1 && n->P < 64 && n->V < 64;
 }
 
 bool router_keeps_ready(const struct net *n)
