@@ -249,6 +249,7 @@ struct net_part {
 };
 
 struct net_pool; /* the worker threads and their barrier (parallel.c) */
+struct route_dor_fast; /* route/dor.h */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
@@ -399,6 +400,9 @@ struct net {
 
     const struct route_ops *rops;
     void *rstate;
+    /* DOR with the classic datelines or the cumulative ones from tables
+     * (route/dor.h), else NULL: the torus's VC allocation routes it inline */
+    const struct route_dor_fast *dor_fast;
 
     /* Optional link records (NULL: off): per global output port, the first
      * and last cycle a flit took the link (+1; 0 = never) and its busy

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "net/net_internal.h"
+#include "route/dor.h"
 
 struct va_req {
     uint16_t lin;  /* router-local input VC index p * V + v */
@@ -925,10 +926,11 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
 
 /* The head at the front of idle input VC (p, v) of router r is routed
  * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
- * delay at cycle now; false, with the router failed, if a body flit is there. */
+ * delay at cycle now; false, with the router failed, if a body flit is there.
+ * dor: DOR inline when the policy is its fast case (n->dor_fast). */
 HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
                      struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta,
-                     const bool plain)
+                     const bool plain, const bool dor)
 {
     flit_t f = iv->buf[iv->head];
     if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
@@ -947,7 +949,10 @@ HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v
             ir->saved_misroute = pk->misroute;
         }
         ir->route.sel = 0;
-        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+        if (dor && n->dor_fast)
+            dor_fast_route(n->dor_fast, n, r, pk, &ir->route);
+        else
+            n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
         ir->len = pk->len;
         ir->pid = f.pid;
     }
@@ -995,7 +1000,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M), false))
+            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, false))
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
@@ -1288,7 +1293,7 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     const uint64_t now = n->now;
     bool again = false; /* it asked and failed before */
     if (iv->state == IVC_IDLE) {
-        if (!route_front(n, w, r, p, v, iv, ir, now, false, true))
+        if (!route_front(n, w, r, p, v, iv, ir, now, false, true, tor))
             return false;
         if (n->route_delay) /* (ready, just set: now + route_delay) */
             return true;
