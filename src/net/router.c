@@ -1690,17 +1690,26 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     /* read once: the routers' stores of bytes could alias them */
     const int P = n->P, V = n->V;
     const uint64_t now = n->now;
+    /* the torus's loops (no router's cycle there sets another's bit) drop
+     * the emptied routers of a word at once */
+    const bool drop_once = inlined == 5 || inlined == 6;
     for (uint32_t wd = w0; wd < w1; wd++) {
-        uint64_t m = n->router_active[wd];
+        uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
             step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
-                             : !net_router_holds(n, r))
-                n->router_active[wd] &= ~(1ULL << (r & 63));
+                             : !net_router_holds(n, r)) {
+                if (drop_once)
+                    drop |= 1ULL << (r & 63);
+                else
+                    n->router_active[wd] &= ~(1ULL << (r & 63));
+            }
         }
+        if (drop_once && drop)
+            n->router_active[wd] &= ~drop;
     }
 }
 
