@@ -74,10 +74,15 @@ struct ivc {
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
-    uint32_t ready;     /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
+    union {
+        uint32_t ready; /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
                            and not in struct ivc_route so that a head in its routing
                            delay costs no look there; the router looks at it every
                            cycle, so comparing it wrapping (router_step) is exact */
+        uint32_t ovc;   /* IVC_ACTIVE: its output VC's index in n->ovcs, noted by every VC
+                           allocator (alloc_vcs, alloc_vc1_as, va_alloc_islip) for the
+                           speedup-1 cycle's crossings (xfer_plain1) */
+    };
     uint32_t pending;   /* flits on their way here, already written into the ring after
                            the count arrived ones (a sender of the same partition writes
                            at send time: net_send_direct); everything but delivery and the

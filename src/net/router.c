@@ -774,6 +774,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
         iv->state = IVC_ACTIVE;
         iv->out_port = (uint16_t)(bo / V);
         iv->out_vc = (uint8_t)(bo % V);
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (ports[bo / V].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = n->now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
@@ -1076,6 +1077,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
@@ -1320,6 +1322,7 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
         iv->state = IVC_ACTIVE;
         iv->out_port = (uint16_t)op;
         iv->out_vc = (uint8_t)ov;
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         ports[p].active |= 1ULL << v;
         if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
                 : n->vready && out_room(n, &ports[op], o) > 0)
@@ -1385,7 +1388,11 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     struct ivc *iv = tor ? &n->ivcs[((size_t)gp0 + (size_t)p) * V + v] : &ivcs[p * V + v];
     const int opn = iv->out_port, ovn = iv->out_vc;
     struct port *op = &ports[opn];
-    struct ovc *o = tor ? &n->ovcs[((size_t)gp0 + (size_t)opn) * V + ovn] : &ovcs[opn * V + ovn];
+    /* its output VC: where the allocator noted it (iv->ovc; net_create keeps every index
+     * below 2^31) on one partition and in the collectives' loops, else from its port and VC */
+    struct ovc *o = tor == 2 || lr ? &n->ovcs[iv->ovc]
+                    : tor          ? &n->ovcs[((size_t)gp0 + (size_t)opn) * V + ovn]
+                                   : &ovcs[opn * V + ovn];
     const uint32_t gop = gp0 + (uint32_t)opn;
     if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
