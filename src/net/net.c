@@ -356,6 +356,10 @@ static int build_buffers(struct net *n)
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
             o->credits = (int32_t)n->ports[pt->far_in].cap;
+        if (!n->obuf_on && pt->kind == PORT_NET) { /* (below 2^31 VCs: net_create) */
+            o->far_ivc = pt->far_in * (uint32_t)n->V + (uint32_t)v;
+            o->far_arrival = pt->far_in << 6 | (uint32_t)v;
+        }
         if (n->obuf_on && pt->kind == PORT_NET) {
             o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
             if (!used)

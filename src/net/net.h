@@ -108,9 +108,21 @@ struct ovc {
     int32_t credits;    /* free slots downstream (unused when unlimited) */
     int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
-    /* output buffer (router.out_buf_flits > 0) */
+    /* output buffer (router.out_buf_flits > 0); without output buffers (obuf_on
+     * false) a network port's VC keeps where its flits go in ob_head's and
+     * ob_mask's place, for the torus's crossings on one partition (onto_link):
+     * the next router's input VC's index in n->ivcs and its arrival entry
+     * (net_send_direct) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
-    uint32_t ob_head, ob_count, ob_mask;
+    union {
+        uint32_t ob_head;
+        uint32_t far_ivc;
+    };
+    uint32_t ob_count;
+    union {
+        uint32_t ob_mask;
+        uint32_t far_arrival;
+    };
     flit_t *ob;
 };
 _Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");

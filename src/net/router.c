@@ -298,7 +298,9 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         o->credits--;
         /* into the next router's ring now, counted in on arrival, when
          * that router is this partition's (no other thread reads it) */
-        if (bnd && (one || op->far_part == w->direct)) /* delay: xbar_delay + link_latency */
+        if (bnd && one) /* (no output buffers: the torus's loop) */
+            net_send_direct_o(n, w->aq, o, f);
+        else if (bnd && op->far_part == w->direct) /* delay: xbar_delay + link_latency */
             net_send_direct_q(n, w->aq, op->far_in, vc, f);
         else if (op->far_part == w->direct)
             net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
