@@ -413,6 +413,44 @@ static void scheme_needs_enough_vcs(void **state)
     saturn_config_free(c);
 }
 
+/* The engine routes inline (n->dor_fast, route/dor.h) exactly the schemes
+ * dor_fast_route computes: classic, and cumulative where the tables exist
+ * (rings up to 64); the others (entry, balanced, none, cumulative beyond the
+ * tables) and other policies keep the call, which would otherwise route them
+ * as classic or cumulative. */
+static void fast_route_only_where_it_applies(void **state)
+{
+    (void)state;
+    const struct {
+        const char *kv[5];
+        bool fast;
+    } cases[] = {
+        {{"network.k=8", NULL}, true}, /* auto: classic */
+        {{"network.k=8", "routing.dateline=classic", NULL}, true},
+        {{"network.k=8", "routing.dateline=cumulative", NULL}, true},
+        {{"network.k=64,3", "routing.dateline=cumulative", NULL}, true},
+        {{"network.k=66", "network.n=1", "router.vcs=2", "routing.dateline=cumulative", NULL},
+         false},
+        {{"network.k=8", "routing.dateline=entry", NULL}, false},
+        {{"network.k=8", "routing.dateline=balanced", NULL}, false},
+        {{"network.k=8", "routing.dateline=none", "debug.allow_deadlock=true", NULL}, false},
+        {{"network.topology=mesh", "network.k=8", NULL}, false},
+        {{"network.k=8", "routing.algorithm=duato", "router.vcs=4", NULL}, false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        struct saturn_config *c = test_config(cases[i].kv);
+        struct saturn_error err = {0};
+        struct net n;
+        if (net_create(&n, c, 1, &err))
+            fail_msg("%s", err.msg);
+        if ((n.dor_fast != NULL) != cases[i].fast)
+            fail_msg("case %zu (%s %s): fast route %s", i, cases[i].kv[0],
+                     cases[i].kv[1] ? cases[i].kv[1] : "", n.dor_fast ? "on" : "off");
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -428,6 +466,7 @@ int main(void)
         cmocka_unit_test(mesh_never_wraps),
         cmocka_unit_test(random_tie_goes_both_ways),
         cmocka_unit_test(scheme_needs_enough_vcs),
+        cmocka_unit_test(fast_route_only_where_it_applies),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

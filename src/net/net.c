@@ -8,6 +8,7 @@
 
 #include "net/net.h"
 #include "net/net_internal.h"
+#include "route/dor.h"
 #include "traffic/process.h"
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
@@ -355,6 +356,10 @@ static int build_buffers(struct net *n)
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
             o->credits = (int32_t)n->ports[pt->far_in].cap;
+        if (!n->obuf_on && pt->kind == PORT_NET) { /* (below 2^31 VCs: net_create) */
+            o->far_ivc = pt->far_in * (uint32_t)n->V + (uint32_t)v;
+            o->far_arrival = pt->far_in << 6 | (uint32_t)v;
+        }
         if (n->obuf_on && pt->kind == PORT_NET) {
             o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
             if (!used)
@@ -770,6 +775,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
+    n->dor_fast = route_dor_fast(n->rops, n->rstate);
     if (n->rops->attach && (rc = n->rops->attach(n, cfg, err))) /* e.g. Disha's lane */
         return rc;
     n->atomic_vc = saturn_config_bool(cfg, "router.atomic_vc") || n->rops->atomic_vc;
@@ -1165,7 +1171,8 @@ static __attribute__((noinline)) void sink_flit_all(struct net *n, uint32_t node
     }
 }
 
-void net_sink_flit(struct net *n, uint32_t node, flit_t f)
+/* net_sink_flit, inlined into the cycle's loop over the sinks (deliver_sinks) */
+static inline __attribute__((always_inline)) void sink_flit(struct net *n, uint32_t node, flit_t f)
 {
     /* A body flit in order at its destination (most flits), with no hook
      * to tell: counted here without a call; the rest (the same steps) by
@@ -1184,6 +1191,8 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f)
     }
     sink_flit_all(n, node, f);
 }
+
+void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, f); }
 
 /* Flits a router of partition w sent to its own routers (net_send_direct)
  * and arriving now, listed in aq (one of its due slots): they are in their
@@ -1381,7 +1390,7 @@ static void deliver_sinks(struct net *n)
         for (uint32_t d = 0; d < ndue; d++) {
             struct evq *q = &n->parts[src].wheel[due[d] * n->nq + n->nparts];
             for (uint32_t i = 0; i < q->n; i++)
-                net_sink_flit(n, q->e[i].target, q->e[i].f);
+                sink_flit(n, q->e[i].target, q->e[i].f);
             q->n = 0;
         }
 }

@@ -74,10 +74,15 @@ struct ivc {
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
-    uint32_t ready;     /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
+    union {
+        uint32_t ready; /* IVC_ROUTING: the low 32 bits of the cycle routing is done, here
                            and not in struct ivc_route so that a head in its routing
                            delay costs no look there; the router looks at it every
                            cycle, so comparing it wrapping (router_step) is exact */
+        uint32_t ovc;   /* IVC_ACTIVE: its output VC's index in n->ovcs, noted by every VC
+                           allocator (alloc_vcs, alloc_vc1_as, va_alloc_islip) for the
+                           speedup-1 cycle's crossings (xfer_plain1) */
+    };
     uint32_t pending;   /* flits on their way here, already written into the ring after
                            the count arrived ones (a sender of the same partition writes
                            at send time: net_send_direct); everything but delivery and the
@@ -103,9 +108,21 @@ struct ovc {
     int32_t credits;    /* free slots downstream (unused when unlimited) */
     int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
-    /* output buffer (router.out_buf_flits > 0) */
+    /* output buffer (router.out_buf_flits > 0); without output buffers (obuf_on
+     * false) a network port's VC keeps where its flits go in ob_head's and
+     * ob_mask's place, for the torus's crossings on one partition (onto_link):
+     * the next router's input VC's index in n->ivcs and its arrival entry
+     * (net_send_direct) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
-    uint32_t ob_head, ob_count, ob_mask;
+    union {
+        uint32_t ob_head;
+        uint32_t far_ivc;
+    };
+    uint32_t ob_count;
+    union {
+        uint32_t ob_mask;
+        uint32_t far_arrival;
+    };
     flit_t *ob;
 };
 _Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
@@ -249,6 +266,7 @@ struct net_part {
 };
 
 struct net_pool; /* the worker threads and their barrier (parallel.c) */
+struct route_dor_fast; /* route/dor.h */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
@@ -399,6 +417,9 @@ struct net {
 
     const struct route_ops *rops;
     void *rstate;
+    /* DOR with the classic datelines or the cumulative ones from tables
+     * (route/dor.h), else NULL: the torus's VC allocation routes it inline */
+    const struct route_dor_fast *dor_fast;
 
     /* Optional link records (NULL: off): per global output port, the first
      * and last cycle a flit took the link (+1; 0 = never) and its busy

@@ -209,6 +209,17 @@ net_send_direct_q(struct net *n, struct creditq *aq, uint32_t gp, uint32_t vc, f
     iv->pending++;
     net_creditq_push(aq, gp << 6 | vc);
 }
+/* net_send_direct_q over the link of output VC o of a network without
+ * output buffers (struct ovc: far_ivc, far_arrival). */
+static inline __attribute__((always_inline)) void
+net_send_direct_o(struct net *n, struct creditq *aq, const struct ovc *o, flit_t f)
+{
+    struct ivc *iv = &n->ivcs[o->far_ivc];
+    const uint32_t at = iv->count + iv->pending;
+    iv->buf[(iv->head + at) & iv->mask] = f;
+    iv->pending++;
+    net_creditq_push(aq, o->far_arrival);
+}
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
 int net_partition_build(struct net *n, uint32_t threads);
 int net_pool_start(struct net *n);

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "net/net_internal.h"
+#include "route/dor.h"
 
 struct va_req {
     uint16_t lin;  /* router-local input VC index p * V + v */
@@ -90,7 +91,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 static inline __attribute__((always_inline)) bool
 va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq, const bool wrap, const bool tor)
+               const bool obq, const bool wrap)
 {
     const int V = n->V;
     int best = -1;
@@ -100,9 +101,8 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
      * VC that depends on the requester, so that heads arriving together
      * ask for different VCs instead of colliding on the first (with one
      * VC, start 0 whatever the room). */
-    int start = span > 1 && (tor ? ports[rc->port].kind == PORT_LOCAL
-                                 : out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
-                                               obq) == INT32_MAX)
+    int start = span > 1 && out_room_as(n, &ports[rc->port], &ovcs[rc->port * V + rc->vc_lo],
+                                        obq) == INT32_MAX
                     ? (lin + lin / V) % span : 0;
     /* wrap: (start + i) % span by a wrapping counter (alloc_vc1_plain's; in
      * the larger allocators the counter's register cost more, +0.06 % on
@@ -111,11 +111,9 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
         /* (start + i) % span by a compare (start < span): no division a VC */
         int v = rc->vc_lo + (wrap ? k : start + i < span ? start + i : start + i - span);
         const struct ovc *o = &ovcs[rc->port * V + v];
-        if (tor ? o->owner >= 0
-                : !ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
             continue;
-        int32_t room = tor ? (ports[rc->port].kind == PORT_LOCAL ? INT32_MAX : o->credits)
-                           : out_room_as(n, &ports[rc->port], o, obq);
+        int32_t room = out_room_as(n, &ports[rc->port], o, obq);
         if (room < need || room <= best_room)
             continue;
         best = v;
@@ -127,6 +125,41 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
         return true;
     }
     return false;
+}
+
+/* va_choose_cand where every buffer is bounded, without router.va_stage or
+ * router.atomic_vc (the torus's loop, the collectives': alloc_vc1_tor): an
+ * ejection's VCs all have unbounded room, so the first unowned one from
+ * the requester's start wins; a network port's the unowned one with the
+ * most credits (at least need), the lowest on ties, scanned from its
+ * first VC. The same choice, without the general loop's registers. */
+static inline __attribute__((always_inline)) bool
+va_choose_tor(const struct port *ports, const struct ovc *ovcs, int V, const struct route_cand *rc,
+              int32_t need, int lin, int *op, int *ov)
+{
+    const int lo = rc->vc_lo, span = rc->vc_hi - lo + 1;
+    const struct ovc *o = &ovcs[rc->port * V + lo];
+    int best = -1;
+    if (ports[rc->port].kind == PORT_LOCAL) {
+        const int start = span > 1 ? (lin + lin / V) % span : 0;
+        for (int i = 0, k = start; i < span; i++, k = k + 1 == span ? 0 : k + 1)
+            if (o[k].owner < 0) {
+                best = k;
+                break;
+            }
+    } else {
+        int32_t best_room = need - 1;
+        for (int k = 0; k < span; k++)
+            if (o[k].owner < 0 && o[k].credits > best_room) {
+                best = k;
+                best_room = o[k].credits;
+            }
+    }
+    if (best < 0)
+        return false;
+    *op = rc->port;
+    *ov = lo + best;
+    return true;
 }
 
 /* The output VC this head asks for, or false if none is available. The
@@ -170,7 +203,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false, false))
+        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
             return true;
     return false;
 }
@@ -253,10 +286,11 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 }
 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
- * reaches the next router after delay cycles. */
+ * reaches the next router after delay cycles. one (with bnd): every
+ * router is partition w's, and w sends directly (router_tor_one). */
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M,
-                   const bool bnd, const bool ls)
+                   const bool bnd, const bool one, const bool ls)
 {
     if (!bnd && op->out_unlimited) { /* bnd: the torus's loop (router_tor_loop) */
         net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
@@ -264,7 +298,9 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         o->credits--;
         /* into the next router's ring now, counted in on arrival, when
          * that router is this partition's (no other thread reads it) */
-        if (op->far_part == w->direct && bnd) /* delay: xbar_delay + link_latency */
+        if (bnd && one) /* (no output buffers: the torus's loop) */
+            net_send_direct_o(n, w->aq, o, f);
+        else if (bnd && op->far_part == w->direct) /* delay: xbar_delay + link_latency */
             net_send_direct_q(n, w->aq, op->far_in, vc, f);
         else if (op->far_part == w->direct)
             net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
@@ -388,7 +424,8 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
-        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, true);
+        onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, false,
+                  true);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -473,7 +510,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             o->ob_space++;
     }
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, true);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, false, true);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -739,6 +776,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
         iv->state = IVC_ACTIVE;
         iv->out_port = (uint16_t)(bo / V);
         iv->out_vc = (uint8_t)(bo % V);
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (ports[bo / V].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = n->now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
@@ -891,10 +929,11 @@ HOT void sw_alloc_multi(struct net *n, struct net_part *w, uint32_t r, const int
 
 /* The head at the front of idle input VC (p, v) of router r is routed
  * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
- * delay at cycle now; false, with the router failed, if a body flit is there. */
+ * delay at cycle now; false, with the router failed, if a body flit is there.
+ * dor: DOR inline when the policy is its fast case (n->dor_fast). */
 HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
                      struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta,
-                     const bool plain)
+                     const bool plain, const bool dor)
 {
     flit_t f = iv->buf[iv->head];
     if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
@@ -913,7 +952,10 @@ HOT bool route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v
             ir->saved_misroute = pk->misroute;
         }
         ir->route.sel = 0;
-        n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
+        if (dor && n->dor_fast)
+            dor_fast_route(n->dor_fast, n, r, pk, &ir->route);
+        else
+            n->rops->route(n->rstate, n, r, p, v, pk, &ir->route);
         ir->len = pk->len;
         ir->pid = f.pid;
     }
@@ -961,7 +1003,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M), false))
+            if (iv->state == IVC_IDLE && !route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, false))
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
@@ -992,7 +1034,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false, false, false)
+                                           p * V + v, &op, &ov, false, false)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
                                           &ov)
@@ -1037,6 +1079,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         iv->state = IVC_ACTIVE;
         iv->out_port = req[best].port;
         iv->out_vc = req[best].vc;
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
@@ -1254,7 +1297,7 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     const uint64_t now = n->now;
     bool again = false; /* it asked and failed before */
     if (iv->state == IVC_IDLE) {
-        if (!route_front(n, w, r, p, v, iv, ir, now, false, true))
+        if (!route_front(n, w, r, p, v, iv, ir, now, false, true, tor))
             return false;
         if (n->route_delay) /* (ready, just set: now + route_delay) */
             return true;
@@ -1267,9 +1310,11 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
     const bool owned = again && !some_unowned(ovcs, V, &ir->route);
     if (!owned &&
         (ir->route.n == 1 && ir->route.sel <= 1
-             ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
-                              n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov,
-                              false, true, tor)
+             ? (tor ? va_choose_tor(ports, ovcs, V, &ir->route.c[0],
+                                    n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov)
+                    : va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                                     n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op,
+                                     &ov, false, true))
              : va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
         /* its request, alone: granted */
         struct ovc *o = &ovcs[op * V + ov];
@@ -1279,6 +1324,7 @@ HOT bool alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int p, int 
         iv->state = IVC_ACTIVE;
         iv->out_port = (uint16_t)op;
         iv->out_vc = (uint8_t)ov;
+        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         ports[p].active |= 1ULL << v;
         if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
                 : n->vready && out_room(n, &ports[op], o) > 0)
@@ -1331,18 +1377,24 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * cycle in locals: the same steps in the same order. With lr
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
  * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
- * op->last_send (n->router_mob: its only reader sets it). */
+ * op->last_send (n->router_mob: its only reader sets it). tor: the torus's
+ * loop (router_tor_loop), 2 on one partition that takes every credit in
+ * one class (router_tor_one). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
                      uint64_t *rpm, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
                      uint32_t gp0, int V, int p, int v, const uint64_t now, const bool xl,
-                     const bool lr, const bool tor, const bool ls)
+                     const bool lr, const int tor, const bool ls)
 {
     /* the torus's loop: its VCs' addresses from the global index (the
      * router's bases in registers cost more there, less in the others) */
     struct ivc *iv = tor ? &n->ivcs[((size_t)gp0 + (size_t)p) * V + v] : &ivcs[p * V + v];
     const int opn = iv->out_port, ovn = iv->out_vc;
     struct port *op = &ports[opn];
-    struct ovc *o = tor ? &n->ovcs[((size_t)gp0 + (size_t)opn) * V + ovn] : &ovcs[opn * V + ovn];
+    /* its output VC: where the allocator noted it (iv->ovc; net_create keeps every index
+     * below 2^31) on one partition and in the collectives' loops, else from its port and VC */
+    struct ovc *o = tor == 2 || lr ? &n->ovcs[iv->ovc]
+                    : tor          ? &n->ovcs[((size_t)gp0 + (size_t)opn) * V + ovn]
+                                   : &ovcs[opn * V + ovn];
     const uint32_t gop = gp0 + (uint32_t)opn;
     if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
@@ -1359,7 +1411,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     }
     if (tor) { /* net_ivc_credit_now, every buffer bounded */
         const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
-        net_creditq_push(w->cq[pc.cls], pc.ctr + (uint32_t)v);
+        net_creditq_push(w->cq[tor == 2 ? 0 : pc.cls], pc.ctr + (uint32_t)v);
     } else {
         net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     }
@@ -1368,7 +1420,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
                        0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
-                  tor, ls);
+                  tor, tor == 2, ls);
         if (lr) /* onto_link's last step in RM_ANY */
             count_link(n, gop);
         if (o->credits == 0 && (tor || !op->out_unlimited)) /* out of room: not ready (n->vready) */
@@ -1379,8 +1431,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     if (mob)
         w->cyc_na++;
     /* the switch's round-robin pointers move past the winner (every caller's) */
-    in->sa_in_rr = rr_past(v);
-    op->sa_out_rr = rr_past(p);
+    in->sa_in_rr = tor == 2 ? (uint8_t)(v + 1) : rr_past(v); /* (tor == 2: v + 1, p + 1 < 64) */
+    op->sa_out_rr = tor == 2 ? (uint8_t)(p + 1) : rr_past(p);
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_hp[r]) { /* heads noted hopeless: those that failed for it may win it */
@@ -1411,7 +1463,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
  * router holding flits at one input port only sends them without the
  * requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
-                     const uint64_t now, const bool xl, const bool lr, const bool tor,
+                     const uint64_t now, const bool xl, const bool lr, const int tor,
                      const bool ls)
 {
     const uint32_t gp0 = r * (uint32_t)P;
@@ -1589,15 +1641,26 @@ bool router_tor_loop(const struct net *n)
     return n->lat_uniform && n->mob_ports == net_all_ports(n) && alloc_vc1_simple(n);
 }
 
+/* The torus's loop on one partition that sends to every router directly
+ * (net_send_direct: not for more than 2^26 ports) and takes every credit
+ * in one class (n->ccls): its crossings need not ask which (run_plain1_tor1).
+ * With fewer than 64 ports and VCs their round-robin pointers past a winner
+ * (rr_past) need no wrap either. */
+static bool router_tor_one(const struct net *n)
+{
+    return n->nparts == 1 && n->parts[0].direct == 0 && n->nccls == 1 && n->P < 64 && n->V < 64;
+}
+
 bool router_keeps_ready(const struct net *n)
 {
     const router_step_fn step = router_step_for(n);
     return step == router_step_plain1 || step == router_step_plain1_rec;
 }
 
-/* Router r's cycle, by step or (inlined = 1, 3, 4 or 2) by plain1_step (3:
+/* Router r's cycle, by step or (inlined = 1, 3, 4, 5, 6 or 2) by plain1_step (3:
  * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
- * router_step_plain1_rec) or router_step_impl for RM_PLAIN_OBUF. With rmob
+ * router_step_plain1_rec; 5: the torus's, router_tor_loop; 6: that on one
+ * partition, router_tor_one) or router_step_impl for RM_PLAIN_OBUF. With rmob
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
@@ -1610,8 +1673,9 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5)
-        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4, inlined == 5, rmob);
+    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5 || inlined == 6)
+        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4,
+                    inlined == 6 ? 2 : inlined == 5, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1624,7 +1688,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
 }
 
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1 or 3 (router_step_plain1), 4 (router_step_plain1_rec) or 2
+ * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4 (router_step_plain1_rec) or 2
  * (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
@@ -1635,17 +1699,26 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     /* read once: the routers' stores of bytes could alias them */
     const int P = n->P, V = n->V;
     const uint64_t now = n->now;
+    /* the torus's loops (no router's cycle there sets another's bit) drop
+     * the emptied routers of a word at once */
+    const bool drop_once = inlined == 5 || inlined == 6;
     for (uint32_t wd = w0; wd < w1; wd++) {
-        uint64_t m = n->router_active[wd];
+        uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
             step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
-                             : !net_router_holds(n, r))
-                n->router_active[wd] &= ~(1ULL << (r & 63));
+                             : !net_router_holds(n, r)) {
+                if (drop_once)
+                    drop |= 1ULL << (r & 63);
+                else
+                    n->router_active[wd] &= ~(1ULL << (r & 63));
+            }
         }
+        if (drop_once && drop)
+            n->router_active[wd] &= ~drop;
     }
 }
 
@@ -1660,6 +1733,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
 RUN_ROUTERS(run_plain1, 1, false)
 RUN_ROUTERS(run_plain1_nox, 3, false)
 RUN_ROUTERS(run_plain1_tor, 5, false)
+RUN_ROUTERS(run_plain1_tor1, 6, false)
 RUN_ROUTERS(run_plain_obuf, 2, false)
 RUN_ROUTERS(run_plain1_rec, 4, false)
 RUN_ROUTERS(run_plain1_rec_mob, 4, true)
@@ -1681,7 +1755,7 @@ void net_part_routers(struct net *n, struct net_part *w)
     else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
     else if (inlined == 3 && router_tor_loop(n)) /* the torus's */
-        run_plain1_tor(n, w);
+        (router_tor_one(n) ? run_plain1_tor1 : run_plain1_tor)(n, w);
     else if (inlined == 3)
         run_plain1_nox(n, w);
     else if (inlined == 1)

@@ -29,8 +29,10 @@
  * + way, a per-packet random way per dimension (routing.tie = random), or
  * the - way from odd source coordinates (parity). */
 #include <stdlib.h>
+#include <string.h>
 
 #include "net/net.h"
+#include "route/dor.h"
 #include "route/route.h"
 
 enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY, DL_BALANCED };
@@ -49,6 +51,8 @@ struct dor {
     enum dateline dl;
     int classes;
     enum tie tie;
+    bool fast_on; /* classic, or cumulative with tables: fast (dor.h) */
+    struct route_dor_fast fast;
     /* DL_CUMULATIVE with every k <= DOR_TAB_K: dimension d's datelines
      * (crossings) counted once at creation, cum[d][sc * k + g] those of
      * the whole ring path sc -> g (a finished dimension; the same either
@@ -104,7 +108,7 @@ static inline __attribute__((always_inline)) int direction(const struct topo *t,
 }
 
 /* dor_route past its two fast cases (classic datelines, cumulative ones
- * from the tables), out of line: those then save no registers. */
+ * from the tables: dor_fast_route), out of line: those then save no registers. */
 static __attribute__((noinline)) void dor_route_general(const struct dor *s, const struct net *n,
                                                         uint32_t router, uint32_t dst_router,
                                                         uint32_t src_router, struct packet *p,
@@ -155,6 +159,10 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
                       struct route_result *out)
 {
     const struct dor *s = state;
+    if (s->fast_on) { /* classic (the default), or cumulative from the tables */
+        dor_fast_route(&s->fast, n, router, p, out);
+        return;
+    }
     const struct topo *t = &n->topo;
     uint32_t dst_router = topo_node_router(t, p->dst);
     uint32_t src_router = topo_node_router(t, p->src);
@@ -163,41 +171,6 @@ static void dor_route(void *state, const struct net *n, uint32_t router,
         out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
                                         (uint8_t)(n->Vd - 1)};
         return;
-    }
-    int cls = 0, d;
-    if (s->dl == DL_CLASSIC) { /* the default: no datelines in finished dimensions */
-        for (d = 0; topo_coord(t, router, d) == topo_coord(t, dst_router, d); d++)
-            ;
-        int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
-        int sc = topo_coord(t, src_router, d), h;
-        int dir = direction(t, p, d, sc, g, &h);
-        /* the wrap link k-1 -> 0 taken already or now (crossings(sc, done + 1, ...) > 0) */
-        cls = dir > 0 ? c < sc || c == t->k[d] - 1 : c > sc || c == 0;
-        if (cls >= s->classes)
-            cls = s->classes - 1;
-        out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
-                                        s->vc[2 * cls + 1]};
-        return;
-    }
-    if (s->cum[0]) { /* cumulative, from the tables: as the loop below */
-        const int32_t *rc = &t->coord[(size_t)router * t->n],
-                      *gc = &t->coord[(size_t)dst_router * t->n],
-                      *sc = &t->coord[(size_t)src_router * t->n];
-        for (d = 0;; d++) { /* router != dst_router: some coordinate differs */
-            const int k = t->k[d], c = rc[d], g = gc[d];
-            if (c == g) {
-                cls += s->cum[d][sc[d] * k + g];
-                continue;
-            }
-            int h;
-            const int dir = direction(t, p, d, sc[d], g, &h);
-            cls += s->cum[d][k * k + ((dir > 0 ? 0 : 1) * k + sc[d]) * k + c];
-            if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
-                cls = s->classes - 1;
-            out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)),
-                                            s->vc[2 * cls], s->vc[2 * cls + 1]};
-            return;
-        }
     }
     dor_route_general(s, n, router, dst_router, src_router, p, out);
 }
@@ -300,6 +273,12 @@ static int dor_init(void **state, const struct saturn_config *cfg,
         s->vc[2 * c] = (uint8_t)lo;
         s->vc[2 * c + 1] = (uint8_t)hi;
     }
+    s->fast_on = s->dl == DL_CLASSIC || (s->dl == DL_CUMULATIVE && s->cum[0]);
+    s->fast.cumulative = s->dl == DL_CUMULATIVE;
+    s->fast.classes = s->classes; /* (at most n + 1 <= TOPO_MAX_DIMS + 1) */
+    memcpy(s->fast.vc, s->vc, 2 * (size_t)s->classes);
+    for (int d = 0; d < TOPO_MAX_DIMS; d++)
+        s->fast.cum[d] = s->cum[d];
     return SATURN_OK;
 }
 
@@ -320,6 +299,12 @@ const struct route_ops route_dor = {
     .free = dor_free,
     .single_path = true,
 };
+
+const struct route_dor_fast *route_dor_fast(const struct route_ops *ops, const void *state)
+{
+    const struct dor *s = state;
+    return ops == &route_dor && s->fast_on ? &s->fast : NULL;
+}
 
 const struct saturn_param route_dor_params[] = {
     {"routing.dateline", SATURN_PARAM_ENUM, "auto", 0, 0, dateline_names,
