@@ -302,7 +302,9 @@ static int build_buffers(struct net *n)
     n->iroute = calloc(nvc, sizeof *n->iroute);
     n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
     n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
-    if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed))
+    n->ob_run = n->obuf_on ? zalloc_lines(nvc, sizeof *n->ob_run) : NULL;
+    if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed) ||
+        (n->obuf_on && !n->ob_run))
         return SATURN_ENOMEM;
     /* One slab for every bounded input VC, each a power-of-two ring of its
      * port's capacity, and one for the bounded output VC buffers; a VC
@@ -884,6 +886,7 @@ void net_destroy(struct net *n)
         for (size_t i = 0; i < nvc; i++)
             free(n->ovcs[i].ob);
     free(n->ob_slab);
+    free(n->ob_run);
     free(n->ob_up);
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
@@ -1348,7 +1351,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
                 }
                 if (e->f.flags & FLIT_HEAD)
                     n->pk[e->f.pid].t_out = n->now;
-                o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = e->f;
+                net_ob_put(o, &n->ob_run[(size_t)e->target * V + e->vc], e->f);
                 struct port *pt = &n->ports[e->target];
                 pt->ob_nonempty |= 1ULL << e->vc;
                 n->robuf[pt->rp >> 6] |= 1ULL << (pt->rp & 63);

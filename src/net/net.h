@@ -127,6 +127,22 @@ struct ovc {
 };
 _Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
 
+/* The first flits of an output VC's buffer held as a count, not in its
+ * ring (n->ob_run, one an output VC): the flits of one packet that found
+ * the buffer empty, and those of the same packet after them while nothing
+ * else is queued. The buffer's ob_head and ob_count count them as if they
+ * were in the ring (its first slots: never written, never read), so
+ * positions (ob_up) stay as they were. A packet crossing an idle output
+ * then touches these 16 bytes a VC, dense in a router's array, instead of
+ * a ring line of its own (net_ob_put, net_ob_front, net_ob_next). */
+struct ob_run {
+    flit_t f;       /* the front flit, as it leaves (when held > 0) */
+    uint32_t held;  /* flits held so: the buffer's first held (0: the front is in the ring) */
+    uint32_t tail;  /* FLIT_TAIL if the last of them is its packet's tail and came after
+                       the first (f carries it when it is the first), else 0 */
+};
+_Static_assert(sizeof(struct ob_run) == 16, "struct ob_run is 16 bytes: 4 a line");
+
 enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
 struct port {
@@ -361,6 +377,7 @@ struct net {
                                cycle the output VC's last tail crossed */
     flit_t *slab;           /* bounded input VC buffers */
     flit_t *ob_slab;        /* bounded output VC buffers */
+    struct ob_run *ob_run;  /* routers * P * V with output buffers: their first flits */
     uint32_t *ob_up;        /* router.obuf_credits = downstream: per ob_slab slot, the global
                                input VC its flit came from (credited upstream on departure) */
 

@@ -144,6 +144,53 @@ static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, s
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
+/* Flit f enters output VC o's buffer (u: its struct ob_run), which has
+ * room for it: into the count when the buffer is empty or holds only the
+ * count's flits, of f's packet and not its tail; else into the ring. (An
+ * output VC carries one packet's flits in order until its tail, so "no
+ * tail yet" implies f's packet; the packet test is a guard.) */
+static inline __attribute__((always_inline)) void net_ob_put(struct ovc *o, struct ob_run *u,
+                                                              flit_t f)
+{
+    if (!o->ob_count) {
+        u->f = f;
+        u->held = 1;
+        u->tail = 0;
+    } else if (u->held == o->ob_count && u->f.pid == f.pid && !u->tail &&
+               !(u->f.flags & FLIT_TAIL)) {
+        u->held++;
+        u->tail = f.flags & FLIT_TAIL; /* FLIT_TAIL or 0: net_ob_next's flags */
+    } else {
+        o->ob[(o->ob_head + o->ob_count) & o->ob_mask] = f;
+    }
+    o->ob_count++;
+}
+/* The front flit of output VC o's buffer (not empty). */
+static inline __attribute__((always_inline)) flit_t net_ob_front(const struct ovc *o,
+                                                                 const struct ob_run *u)
+{
+    return u->held ? u->f : o->ob[o->ob_head];
+}
+/* Flit k of output VC o's buffer (k < ob_count; audits and tests). */
+static inline flit_t net_ob_at(const struct ovc *o, const struct ob_run *u, uint32_t k)
+{
+    if (k >= u->held)
+        return o->ob[(o->ob_head + k) & o->ob_mask];
+    if (!k)
+        return u->f;
+    return (flit_t){u->f.pid, (uint16_t)(u->f.seq + k),
+                    (uint16_t)(k + 1 == u->held && u->tail ? FLIT_TAIL : 0)};
+}
+/* The front flit leaves output VC o's buffer: the count's part of it (the
+ * caller moves ob_head and ob_count). */
+static inline __attribute__((always_inline)) void net_ob_next(struct ob_run *u)
+{
+    if (u->held) {
+        u->f.seq++;
+        /* the next is no head; it is the tail if it is the last held and that is */
+        u->f.flags = (uint16_t)(--u->held == 1 ? u->tail : 0);
+    }
+}
 void router_step(struct net *n, struct net_part *w, uint32_t r);
 /* router_step compiled for this network's options (router.c). */
 typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);

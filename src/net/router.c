@@ -417,7 +417,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             }
             if (T_OUT(M) && (f.flags & FLIT_HEAD))
                 n->pk[f.pid].t_out = n->now + n->xbar_delay;
-            o->ob[(o->ob_head + o->ob_count++) & o->ob_mask] = f;
+            net_ob_put(o, &n->ob_run[(size_t)gop * V + iv->out_vc], f);
             op->ob_nonempty |= 1ULL << iv->out_vc;
             n->robuf[r] |= 1ULL << iv->out_port;
         } else {
@@ -491,13 +491,14 @@ struct ob_defer {
     int n;
 };
 
-/* Send the front flit of output VC (port gop, v) onto its link; its slot
- * is free again now, or (d) once the switch has been allocated. */
+/* Send the front flit f of output VC (port gop, v) onto its link (link_ready
+ * read it); its slot is free again now, or (d) once the switch has been
+ * allocated. */
 HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
-                   int v, struct ob_defer *d, const int M)
+                   int v, struct ob_defer *d, flit_t f, const int M)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
-    flit_t f = o->ob[o->ob_head];
+    net_ob_next(&n->ob_run[(size_t)gop * n->V + v]);
     if (ANY(M) && n->ob_credits)
         obuf_credit_send(n, w, o);
     /* an emptied buffer starts again at its first slot (net_ivc_take) */
@@ -516,13 +517,14 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
 
-/* May the front flit of this output VC go on the link now? (With
+/* May the front flit of this output VC (*f) go on the link now? (With
  * router.obuf_credits = downstream it took its credit at the crossbar.) */
-HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc *o, const int M)
+HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc *o, flit_t *fp,
+                    const int M)
 {
     if (!o->ob_count)
         return false;
-    flit_t f = o->ob[o->ob_head];
+    const flit_t f = *fp = net_ob_front(o, &n->ob_run[o - n->ovcs]);
     int32_t need = 1;
     if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
         need = (int32_t)n->pk[f.pid].len;
@@ -553,8 +555,8 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
                 uint32_t best_pid = UINT32_MAX;
                 for (uint64_t m = op->ob_nonempty; m; m &= m - 1) {
                     int c = __builtin_ctzll(m);
-                    const struct packet *pk = &n->pk[ov[c].ob[ov[c].ob_head].pid];
-                    uint32_t pid = ov[c].ob[ov[c].ob_head].pid;
+                    const uint32_t pid = net_ob_front(&ov[c], &n->ob_run[&ov[c] - n->ovcs]).pid;
+                    const struct packet *pk = &n->pk[pid];
                     if (pk->t_out < best_t || (pk->t_out == best_t && pid < best_pid)) {
                         best_t = pk->t_out;
                         best_pid = pid;
@@ -562,8 +564,9 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
                     }
                 }
             }
-            if (v >= 0 && link_ready(n, op, &ov[v], M))
-                link_send(n, w, r, op, gop, v, d, M);
+            flit_t f;
+            if (v >= 0 && link_ready(n, op, &ov[v], &f, M))
+                link_send(n, w, r, op, gop, v, d, f, M);
             continue;
         }
         /* round-robin from ob_rr over the VCs holding flits (link_ready is
@@ -571,9 +574,10 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int s = op->ob_rr;
         for (uint64_t rot = rotate_from(op->ob_nonempty, s); rot; rot &= rot - 1) {
             const int v = unrotate(__builtin_ctzll(rot), s);
-            if (!link_ready(n, op, &ov[v], M))
+            flit_t f;
+            if (!link_ready(n, op, &ov[v], &f, M))
                 continue;
-            link_send(n, w, r, op, gop, v, d, M);
+            link_send(n, w, r, op, gop, v, d, f, M);
             op->ob_rr = rr_past(v);
             break;
         }
