@@ -156,7 +156,8 @@ static void injection_vcs(void **state)
     saturn_config_free(c);
 }
 
-/* The audit is not vacuous: a lost credit or a lost flit is caught. */
+/* The audit is not vacuous: a lost credit, a lost flit or a link's far VC
+ * kept wrong (without output buffers, in ob_head's place) is caught. */
 static void audit_catches_corruption(void **state)
 {
     (void)state;
@@ -176,6 +177,12 @@ static void audit_catches_corruption(void **state)
     n.flits_in_net++;
     assert_false(net_audit(&n));
     assert_non_null(strstr(n.fail_msg, "flits"));
+    n.flits_in_net--;
+    n.failed = false;
+    assert_true(net_audit(&n));
+    n.ovcs[1].far_ivc++; /* router 0, port +x, vc 1 */
+    assert_false(net_audit(&n));
+    assert_non_null(strstr(n.fail_msg, "next VC"));
     net_destroy(&n);
     saturn_config_free(c);
 }

@@ -165,6 +165,21 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
+    /* Without output buffers a network port's VC keeps where its flits go
+     * in the output buffer's fields (struct ovc: far_ivc, far_arrival, read
+     * by net_send_direct_o): they must name the link's far end. */
+    for (size_t i = 0; ok && !n->obuf_on && i < nvc; i++) {
+        const struct port *out = &n->ports[i / V];
+        const struct ovc *o = &n->ovcs[i];
+        const uint32_t v = (uint32_t)(i % V);
+        if (out->kind == PORT_NET &&
+            (o->far_ivc != out->far_in * V + v || o->far_arrival != (out->far_in << 6 | v))) {
+            snprintf(msg, sizeof msg, "output port %zu vc %u: next VC %u, arrival entry %u; the "
+                     "link goes to input port %u", i / V, v, o->far_ivc, o->far_arrival,
+                     out->far_in);
+            ok = audit_fail(n, msg);
+        }
+    }
     for (size_t i = 0; ok && n->obuf_cap && !n->obuf_unlimited && i < nvc; i++) {
         const struct ovc *o = &n->ovcs[i];
         if (n->ports[i / V].kind != PORT_NET)

@@ -8,7 +8,6 @@
 
 #include "net/net.h"
 #include "net/net_internal.h"
-#include "route/dor.h"
 #include "traffic/process.h"
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
@@ -777,7 +776,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     rc = n->rops->init(&n->rstate, cfg, n, err);
     if (rc)
         return rc;
-    n->dor_fast = route_dor_fast(n->rops, n->rstate);
+    n->alloc_vc1 = n->rops->alloc_vc1 ? n->rops->alloc_vc1(n->rstate) : NULL;
+    if (!n->alloc_vc1)
+        n->alloc_vc1 = router_alloc_vc1;
     if (n->rops->attach && (rc = n->rops->attach(n, cfg, err))) /* e.g. Disha's lane */
         return rc;
     n->atomic_vc = saturn_config_bool(cfg, "router.atomic_vc") || n->rops->atomic_vc;

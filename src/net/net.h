@@ -282,7 +282,6 @@ struct net_part {
 };
 
 struct net_pool; /* the worker threads and their barrier (parallel.c) */
-struct route_dor_fast; /* route/dor.h */
 
 typedef void (*net_deliver_fn)(void *user, struct net *n, uint32_t pid);
 
@@ -434,9 +433,10 @@ struct net {
 
     const struct route_ops *rops;
     void *rstate;
-    /* DOR with the classic datelines or the cumulative ones from tables
-     * (route/dor.h), else NULL: the torus's VC allocation routes it inline */
-    const struct route_dor_fast *dor_fast;
+    /* The speedup-1 loop's VC allocation of a single head: the policy's
+     * instance with its route inline (route_ops.alloc_vc1), else the
+     * engine's (router_alloc_vc1), which routes through rops */
+    route_alloc_vc1_fn alloc_vc1;
 
     /* Optional link records (NULL: off): per global output port, the first
      * and last cycle a flit took the link (+1; 0 = never) and its busy

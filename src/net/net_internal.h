@@ -201,6 +201,9 @@ bool router_keeps_ready(const struct net *n);
  * instance (run_plain1_tor): every buffer bounded, every port counted in
  * the mobility, every link of n->link_latency. */
 bool router_tor_loop(const struct net *n);
+/* The speedup-1 loop's VC allocation of a single head, routed through
+ * n->rops (n->alloc_vc1 unless the policy installs its own). */
+bool router_alloc_vc1(struct net *n, struct net_part *w, uint32_t r, int p, int v);
 /* Whether input VC (gp, v) should be in n->vready: it holds an output VC
  * that can take a flit now. */
 static inline bool net_ready_ok(const struct net *n, uint32_t gp, uint32_t v)

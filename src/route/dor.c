@@ -31,11 +31,79 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/net.h"
-#include "route/dor.h"
+#include "net/vc_alloc.h"
 #include "route/route.h"
 
 enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY, DL_BALANCED };
+
+/* The two schemes routed fast, inline (classic datelines, the default, and
+ * the cumulative ones from their tables: paper 000's): dor_route's first
+ * case, and the instances of the speedup-1 loop's VC allocation that DOR
+ * installs (route_ops.alloc_vc1), which then route a head without the call
+ * through struct route_ops. Their state: the scheme's classes (fewer than
+ * it needs with too few VCs under debug.allow_deadlock), class c's VC range
+ * vc[2c] .. vc[2c + 1], and with cumulative datelines dimension d's tables
+ * cum[d] (struct dor's). */
+struct dor_fast {
+    bool cumulative; /* else classic */
+    int classes;
+    const uint8_t *cum[TOPO_MAX_DIMS];
+    uint8_t vc[2 * (TOPO_MAX_DIMS + 1)];
+};
+
+/* DOR's route for p's head at router r: one candidate, the ejection port
+ * (any data VC) at the destination router, else the first dimension whose
+ * coordinate differs, the way round of the fewer hops (a tie: + unless
+ * p's tie bit of that dimension says -). Classic: class 1 once the packet
+ * has taken the ring's wrap link k-1 <-> 0 or takes it now, else 0.
+ * Cumulative: the datelines crossed in the finished dimensions and in this
+ * one up to and including this hop, from the tables. */
+static inline __attribute__((always_inline)) void
+dor_fast_route_as(const struct dor_fast *s, const struct net *n, uint32_t r,
+                  const struct packet *p, struct route_result *out, const bool cumulative)
+{
+    const struct topo *t = &n->topo;
+    const uint32_t dst_router = topo_node_router(t, p->dst);
+    out->n = 1;
+    if (r == dst_router) {
+        out->c[0] = (struct route_cand){(uint16_t)topo_node_port(t, p->dst), 0,
+                                        (uint8_t)(n->Vd - 1)};
+        return;
+    }
+    const uint32_t src_router = topo_node_router(t, p->src);
+    const int32_t *rc = &t->coord[(size_t)r * t->n], *gc = &t->coord[(size_t)dst_router * t->n],
+                  *sc = &t->coord[(size_t)src_router * t->n];
+    int cls = 0, d;
+    for (d = 0; rc[d] == gc[d]; d++) /* r != dst_router: some coordinate differs */
+        if (cumulative) /* datelines crossed in finished dimensions */
+            cls += s->cum[d][sc[d] * t->k[d] + gc[d]];
+    const int k = t->k[d], c = rc[d], g = gc[d], a = sc[d];
+    int fw = g - a; /* |g - a| < k */
+    if (fw < 0)
+        fw += k;
+    const int bw = k - fw;
+    const bool plus = fw < bw || (fw == bw && !(p->route[0] & (1u << d)));
+    if (cumulative)
+        cls += s->cum[d][k * k + ((plus ? 0 : 1) * k + a) * k + c];
+    else /* the wrap link k-1 -> 0 (going +) or 0 -> k-1 (going -) taken already or now */
+        cls = plus ? c < a || c == k - 1 : c > a || c == 0;
+    if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
+        cls = s->classes - 1;
+    out->c[0] = (struct route_cand){(uint16_t)(2 * d + (plus ? 0 : 1)), s->vc[2 * cls],
+                                    s->vc[2 * cls + 1]};
+}
+
+/* dor_fast_route_as, one copy a scheme (the test once a route, not once a
+ * dimension) */
+static inline __attribute__((always_inline)) void
+dor_fast_route(const struct dor_fast *s, const struct net *n, uint32_t r,
+               const struct packet *p, struct route_result *out)
+{
+    if (s->cumulative)
+        dor_fast_route_as(s, n, r, p, out, true);
+    else
+        dor_fast_route_as(s, n, r, p, out, false);
+}
 
 /* p->route[0]: bit d the tie direction in dimension d, bit BAL_BIT + d the
  * balanced scheme's random class there. */
@@ -51,8 +119,8 @@ struct dor {
     enum dateline dl;
     int classes;
     enum tie tie;
-    bool fast_on; /* classic, or cumulative with tables: fast (dor.h) */
-    struct route_dor_fast fast;
+    bool fast_on; /* classic, or cumulative with tables: dor_fast_route */
+    struct dor_fast fast;
     /* DL_CUMULATIVE with every k <= DOR_TAB_K: dimension d's datelines
      * (crossings) counted once at creation, cum[d][sc * k + g] those of
      * the whole ring path sc -> g (a finished dimension; the same either
@@ -291,6 +359,43 @@ static void dor_free(void *state)
     free(state);
 }
 
+/* The speedup-1 loop's VC allocation of a single head with DOR's route
+ * inline, one instance a fast scheme (net/vc_alloc.h). */
+static inline __attribute__((always_inline)) void
+dor_route_classic(const struct net *n, uint32_t r, const struct packet *p, struct route_result *out)
+{
+    const struct dor *s = n->rstate;
+    dor_fast_route_as(&s->fast, n, r, p, out, false);
+}
+
+static inline __attribute__((always_inline)) void
+dor_route_cumulative(const struct net *n, uint32_t r, const struct packet *p,
+                     struct route_result *out)
+{
+    const struct dor *s = n->rstate;
+    dor_fast_route_as(&s->fast, n, r, p, out, true);
+}
+
+static __attribute__((noinline)) bool dor_alloc_vc1_classic(struct net *n, struct net_part *w,
+                                                            uint32_t r, int p, int v)
+{
+    return net_alloc_vc1_as(n, w, r, p, v, true, dor_route_classic);
+}
+
+static __attribute__((noinline)) bool dor_alloc_vc1_cumulative(struct net *n, struct net_part *w,
+                                                               uint32_t r, int p, int v)
+{
+    return net_alloc_vc1_as(n, w, r, p, v, true, dor_route_cumulative);
+}
+
+static route_alloc_vc1_fn dor_alloc_vc1(const void *state)
+{
+    const struct dor *s = state;
+    if (!s->fast_on)
+        return NULL;
+    return s->fast.cumulative ? dor_alloc_vc1_cumulative : dor_alloc_vc1_classic;
+}
+
 const struct route_ops route_dor = {
     .name = "dor",
     .init = dor_init,
@@ -298,13 +403,9 @@ const struct route_ops route_dor = {
     .route = dor_route,
     .free = dor_free,
     .single_path = true,
+    .alloc_vc1 = dor_alloc_vc1,
 };
 
-const struct route_dor_fast *route_dor_fast(const struct route_ops *ops, const void *state)
-{
-    const struct dor *s = state;
-    return ops == &route_dor && s->fast_on ? &s->fast : NULL;
-}
 
 const struct saturn_param route_dor_params[] = {
     {"routing.dateline", SATURN_PARAM_ENUM, "auto", 0, 0, dateline_names,

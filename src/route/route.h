@@ -31,6 +31,13 @@ struct route_result {
     struct route_cand c[ROUTE_MAX_CANDS];
 };
 
+struct net_part;
+/* The speedup-1 router loop's VC allocation of the single waiting head at
+ * input VC (in_port, in_vc) of router (net/vc_alloc.h); false when the
+ * router failed. */
+typedef bool (*route_alloc_vc1_fn)(struct net *n, struct net_part *w, uint32_t router,
+                                   int in_port, int in_vc);
+
 struct route_ops {
     const char *name;
     /* Impossible combinations (too few VCs, wrong topology): SATURN_EINPUT
@@ -90,6 +97,11 @@ struct route_ops {
      * crossed the switch into each output port) under this configuration
      * (optional: the engine records it only for a policy that says so). */
     bool (*reads_crossings)(const struct saturn_config *cfg);
+    /* Optional: for this state, route_alloc_vc1_fn with the policy's route
+     * inline (an instance of net_alloc_vc1_as with tor, net/vc_alloc.h), or
+     * NULL; it must route exactly as `route` does. DOR's spares the torus's
+     * loop the call through this table (route/dor.c). */
+    route_alloc_vc1_fn (*alloc_vc1)(const void *state);
 };
 
 /* The minimal output ports of router r towards router dst on a k-ary
