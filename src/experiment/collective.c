@@ -10,9 +10,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/packet_flits.h"
 #include "core/textfile.h"
 #include "experiment/sim.h"
-#include "traffic/process.h"
 #include "experiment/workload.h"
 
 /* Per-link use and the effective thickness T_e = max over links of the
@@ -151,7 +151,7 @@ static int collective_shape(const struct saturn_sim *s, uint64_t *per, uint32_t 
                                       "%u slices of a %lld-flit payload would leave slices "
                                       "without payload; at most collective.payload slices",
                                       *slices, (long long)payload);
-        *len = traffic_packet_flits(s->cfg, NULL);
+        *len = config_packet_flits(s->cfg, NULL);
     }
     return SATURN_OK;
 }

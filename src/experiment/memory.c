@@ -19,9 +19,9 @@
  * beyond saturation, unlimited buffers beyond 16 flits, --chart's cells. */
 #include <string.h>
 
+#include "core/packet_flits.h"
 #include "experiment/sim.h"
 #include "route/route.h"
-#include "traffic/process.h"
 #include "experiment/workload.h"
 
 static uint64_t pow2_at_least(uint64_t x)
@@ -89,7 +89,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
                              routers * (double)sizeof *n->va_hp);
 
     /* packets alive at once */
-    const double len = (double)traffic_packet_flits(cfg, NULL);
+    const double len = (double)config_packet_flits(cfg, NULL);
     double live = flits / len + nodes;
     const double queue = (double)saturn_config_int(cfg, "traffic.source_queue");
     live += nodes * queue;

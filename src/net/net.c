@@ -8,7 +8,7 @@
 
 #include "net/net.h"
 #include "net/net_internal.h"
-#include "traffic/process.h"
+#include "core/packet_flits.h"
 
 static const char *const switching_names[] = {"wormhole", "vct", "unlimited", NULL};
 static const char *const buffer_sets[] = {"all", "network", NULL};
@@ -201,7 +201,7 @@ static int check_combinations(const struct saturn_config *cfg,
     /* a sliced collective's packets, not traffic.packet_length: a VCT
      * buffer shorter than them never takes one, and nothing moves */
     const char *what;
-    int64_t len = traffic_packet_flits(cfg, &what);
+    int64_t len = config_packet_flits(cfg, &what);
     if (sw == SW_UNLIMITED && b != 0)
         return saturn_config_fail(cfg, "router.buf_flits", err,
                                   "router.switching = unlimited needs unbounded buffers; "
@@ -646,7 +646,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         n->global_latency = (uint32_t)saturn_config_int(cfg, "dragonfly.global_latency");
         n->global_cap = (uint32_t)saturn_config_int(cfg, "dragonfly.global_buf_flits");
         const char *what;
-        uint32_t len = traffic_packet_flits(cfg, &what);
+        uint32_t len = config_packet_flits(cfg, &what);
         if (n->switching == SW_VCT && n->buf_cap && n->global_cap < len)
             return saturn_config_fail(cfg, "dragonfly.global_buf_flits", err,
                                       "virtual cut-through needs a buffer that holds a whole "
@@ -654,7 +654,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     }
     if (n->topo.global_buf && n->switching == SW_VCT && n->buf_cap) {
         const char *what;
-        uint32_t len = traffic_packet_flits(cfg, &what);
+        uint32_t len = config_packet_flits(cfg, &what);
         if (n->global_cap < len)
             return saturn_config_fail(cfg, "file.global_buf_flits", err,
                                       "virtual cut-through needs a buffer that holds a whole "

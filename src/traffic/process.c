@@ -29,20 +29,6 @@ const struct saturn_param traffic_params[] = {
      "0 = unlimited (open loop)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
-uint32_t traffic_packet_flits(const struct saturn_config *cfg, const char **what)
-{
-    int64_t len = saturn_config_int(cfg, "traffic.packet_length");
-    int64_t slices = saturn_config_int(cfg, "collective.slices");
-    int64_t payload = saturn_config_int(cfg, "collective.payload");
-    if (what)
-        *what = "traffic.packet_length";
-    if (strcmp(saturn_config_str(cfg, "sim.workload"), "collective") != 0 || (payload == 0 && slices == 1))
-        return (uint32_t)len;
-    if (what)
-        *what = "floor(collective.payload / collective.slices) + 1";
-    return (uint32_t)((payload ? payload : len - 1) / slices + 1);
-}
-
 int traffic_packet_rate(const struct saturn_config *cfg, double *p,
                         struct saturn_error *err)
 {

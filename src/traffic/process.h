@@ -49,11 +49,6 @@ void bernoulli_step_thinned(struct bernoulli *b, struct net *n, const struct pat
                             bool measured, double accept);
 void bernoulli_free(struct bernoulli *b);
 
-/* Flits per packet as the workload makes them: traffic.packet_length, or
- * for a sliced collective (collective.payload or .slices set) floor(p/s) +
- * 1. *what names the rule, for messages (may be NULL). */
-uint32_t traffic_packet_flits(const struct saturn_config *cfg, const char **what);
-
 /* traffic.flit_rate / traffic.packet_rate as packets per node per cycle. */
 int traffic_packet_rate(const struct saturn_config *cfg, double *p,
                         struct saturn_error *err);
