@@ -45,7 +45,10 @@ same() { # name, reference CSV, CSV: equal but for wall_seconds
 # each (Release) as they are, for the kills (long enough that a job is still
 # running when the test kills it: at 20,000 cycles the faster engine of
 # 2026-11-23 finished the whole job first), and a fiftieth of that with
-# $short, for the rest.
+# $short, for the rest. A binary far slower than Release (the sanitizers'
+# debug build, which also audits every cycle: 1 s for a short run, 70 times
+# Release) gets long runs of 5,000 cycles instead, still seconds each: at
+# 100,000 its kill tests alone took 15 minutes of CI.
 cat >"$tmp/sw.ini" <<'EOF'
 [network]
 k = 8
@@ -64,11 +67,16 @@ EOF
 sweep=("$bin" sweep "$tmp/sw.ini")
 short=steady.measure=2000
 
+long=()
 for s in short long; do
-    [ $s = short ] && o=$short || o=
+    [ $s = short ] && o=$short || o=${long[*]}
+    t0=$(date +%s%N)
     "${sweep[@]}" $o --csv "$tmp/serial-$s.csv" -j 1 -q || no "single-process sweep: exit $?"
     [ "$(rows "$tmp/serial-$s.csv")" = 10 ] && ok || no "single-process sweep: not 10 rows"
+    # the short sweep over 3 s (Release: about 0.2 s): a slow build
+    [ $s = short ] && [ $(($(date +%s%N) - t0)) -gt 3000000000 ] && long=(steady.measure=5000)
 done
+sweep_long=("${sweep[@]}" "${long[@]}")
 
 for n in 2 3; do
     guarded -n $n "${sweep[@]}" $short --csv "$tmp/mpi$n.csv" >"$tmp/out" 2>"$tmp/err" ||
@@ -95,7 +103,7 @@ killed() { # name, what to kill: job (mpirun) or worker (rank 1, SIGKILL)
     # (Not for the TERM case: the signal must reach mpirun itself.)
     local guard=()
     [ "$2" = worker ] && guard=(timeout -k 5 180)
-    "${guard[@]}" "${mpirun[@]}" -n 3 "${sweep[@]}" --csv "$csv" -q >/dev/null 2>&1 &
+    "${guard[@]}" "${mpirun[@]}" -n 3 "${sweep_long[@]}" --csv "$csv" -q >/dev/null 2>&1 &
     local job=$! i p victim=""
     for i in $(seq 3000); do
         [ -f "$csv" ] && [ "$(rows "$csv")" -ge 1 ] && break
@@ -124,7 +132,7 @@ killed() { # name, what to kill: job (mpirun) or worker (rank 1, SIGKILL)
     had=$(rows "$csv")
     dup=$(head -n $((had + 1)) "$csv" | tail -n +2 | cut -d, -f1 | sort | uniq -d)
     [ -z "$dup" ] && ok || no "$1: point(s) $dup written twice"
-    guarded -n 3 "${sweep[@]}" --csv "$csv" >"$tmp/out" 2>"$tmp/err" ||
+    guarded -n 3 "${sweep_long[@]}" --csv "$csv" >"$tmp/out" 2>"$tmp/err" ||
         { no "$1 rerun: exit $?"; cat "$tmp/err"; }
     contains "$1 rerun" "$tmp/out" "sweep: $((10 - had)) points run, $had skipped"
     same "$1 rerun" "$tmp/serial-long.csv" "$csv"
