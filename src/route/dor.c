@@ -406,7 +406,6 @@ const struct route_ops route_dor = {
     .alloc_vc1 = dor_alloc_vc1,
 };
 
-
 const struct saturn_param route_dor_params[] = {
     {"routing.dateline", SATURN_PARAM_ENUM, "auto", 0, 0, dateline_names,
      "torus VC scheme for DOR: classic (2 classes per dimension, class 1 from the wrap link "
