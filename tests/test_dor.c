@@ -88,10 +88,46 @@ static void cumulative_counts_crossings(void **state)
     walk(kv, 5, 2, minus, 4);
 }
 
+/* The readings of "datelines at x = 0 and x = N/2" (routing.dateline_at) on
+ * a ring of 8 with 2 VCs (class c = VC c):
+ *   1 -> 7 goes - (1 -> 0 -> 7): link crosses on 0 -> 7, arrive on 1 -> 0,
+ *          depart on 0 -> 7;
+ *   7 -> 1 goes + (7 -> 0 -> 1): link and arrive cross on 7 -> 0, depart
+ *          on 0 -> 1;
+ *   0 -> 2 goes + from a dateline node: only depart crosses (0 -> 1);
+ *   6 -> 4 goes - into k/2: only arrive crosses (5 -> 4). */
+static void dateline_at_readings(void **state)
+{
+    (void)state;
+    const char *const link[] = {"network.k=8", "network.n=1", "router.vcs=2",
+                                "routing.dateline=cumulative", NULL};
+    const char *const arrive[] = {"network.k=8", "network.n=1", "router.vcs=2",
+                                  "routing.dateline=cumulative", "routing.dateline_at=arrive", NULL};
+    const char *const depart[] = {"network.k=8", "network.n=1", "router.vcs=2",
+                                  "routing.dateline=cumulative", "routing.dateline_at=depart", NULL};
+    const struct hop m01[] = {{1, 0, 0}, {1, 1, 1}, {2, 0, 1}}, m11[] = {{1, 1, 1}, {1, 1, 1}, {2, 0, 1}};
+    walk(link, 1, 7, m01, 3);
+    walk(arrive, 1, 7, m11, 3);
+    walk(depart, 1, 7, m01, 3);
+    const struct hop p11[] = {{0, 1, 1}, {0, 1, 1}, {2, 0, 1}}, p01[] = {{0, 0, 0}, {0, 1, 1}, {2, 0, 1}};
+    walk(link, 7, 1, p11, 3);
+    walk(arrive, 7, 1, p11, 3);
+    walk(depart, 7, 1, p01, 3);
+    const struct hop p00[] = {{0, 0, 0}, {0, 0, 0}, {2, 0, 1}}, p10[] = {{0, 1, 1}, {0, 1, 1}, {2, 0, 1}};
+    walk(link, 0, 2, p00, 3);
+    walk(arrive, 0, 2, p00, 3);
+    walk(depart, 0, 2, p10, 3);
+    const struct hop m00[] = {{1, 0, 0}, {1, 0, 0}, {2, 0, 1}};
+    walk(link, 6, 4, m00, 3);
+    walk(arrive, 6, 4, m01, 3);
+    walk(depart, 6, 4, m00, 3);
+}
+
 /* Paper 000's scheme on every route of rings of 2 to 9 and 66 and five tori: each
  * hop's VC is the number of datelines (the wrap link k-1 <-> 0 and the link
- * k/2-1 <-> k/2 of every dimension) the packet has crossed, this hop's
- * included, counted along the links it is given. */
+ * k/2-1 <-> k/2 of every dimension; with routing.dateline_at = arrive the
+ * hops into coordinate 0 or k/2, with depart those out of them) the packet
+ * has crossed, this hop's included, counted along the links it is given. */
 static void cumulative_classes_exhaustive(void **state)
 {
     (void)state;
@@ -119,9 +155,13 @@ static void cumulative_classes_exhaustive(void **state)
         {"network.k=64,3", "network.n=2", "router.vcs=3"},
         {"network.k=66", "network.n=1", "router.vcs=2"},
     };
-    for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
-        const char *const kv[] = {shapes[s][0], shapes[s][1], shapes[s][2],
-                                  "routing.dateline=cumulative", "routing.tie=random", NULL};
+    const char *const ats[] = {"routing.dateline_at=link", "routing.dateline_at=arrive",
+                               "routing.dateline_at=depart"};
+    for (size_t s = 0; s < 3 * sizeof shapes / sizeof shapes[0]; s++) {
+        const int at = (int)(s % 3);
+        const char *const kv[] = {shapes[s / 3][0], shapes[s / 3][1], shapes[s / 3][2],
+                                  "routing.dateline=cumulative", "routing.tie=random", ats[at],
+                                  NULL};
         struct saturn_config *c = test_config(kv);
         struct saturn_error err = {0};
         struct net n;
@@ -147,12 +187,14 @@ static void cumulative_classes_exhaustive(void **state)
                     assert_true(topo_link(t, r, port, &fr, &fp));
                     int a = topo_coord(t, r, d), b = topo_coord(t, fr, d), k = t->k[d];
                     int lo = a < b ? a : b, hi = a < b ? b : a;
-                    if ((lo == 0 && hi == k - 1) || (lo == k / 2 - 1 && hi == k / 2))
+                    const int x = at == 1 ? b : a; /* the node arrived at / departed */
+                    if (at == 0 ? (lo == 0 && hi == k - 1) || (lo == k / 2 - 1 && hi == k / 2)
+                                : x == 0 || x == k / 2)
                         crossed++;
                     if (out.c[0].vc_lo != crossed || out.c[0].vc_hi != crossed)
-                        fail_msg("%s %u -> %u at %u: vcs %d..%d, %d datelines crossed",
-                                 shapes[s][0], src, dst, r, out.c[0].vc_lo, out.c[0].vc_hi,
-                                 crossed);
+                        fail_msg("%s %s %u -> %u at %u: vcs %d..%d, %d datelines crossed",
+                                 shapes[s / 3][0], ats[at], src, dst, r, out.c[0].vc_lo,
+                                 out.c[0].vc_hi, crossed);
                     r = fr;
                     in_port = fp;
                 }
@@ -193,10 +235,11 @@ static void entry_rule_is_booksims(void **state)
 /* Every DOR scheme's channel dependency graph (channel = router, port, VC
  * class) over all pairs is acyclic on rings of 4 to 9 and a 5x4 torus; and
  * the check can fail (no datelines, rings of 5 and more). */
-static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dims)
+static bool dor_cdg_cycle_at(const char *dateline, const char *k, const char *n_dims,
+                             const char *extra)
 {
     const char *const kv[] = {k, n_dims, "router.vcs=3", dateline, "debug.allow_deadlock=true",
-                              "routing.tie=parity", NULL};
+                              "routing.tie=parity", extra, NULL};
     struct saturn_config *c = test_config(kv);
     struct saturn_error err = {0};
     struct net n;
@@ -238,6 +281,11 @@ static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dim
     return cyc;
 }
 
+static bool dor_cdg_cycle(const char *dateline, const char *k, const char *n_dims)
+{
+    return dor_cdg_cycle_at(dateline, k, n_dims, NULL);
+}
+
 static void dor_schemes_acyclic(void **state)
 {
     (void)state;
@@ -246,12 +294,21 @@ static void dor_schemes_acyclic(void **state)
         assert_false(dor_cdg_cycle("routing.dateline=entry", ks[i], "network.n=1"));
         assert_false(dor_cdg_cycle("routing.dateline=classic", ks[i], "network.n=1"));
         assert_false(dor_cdg_cycle("routing.dateline=balanced", ks[i], "network.n=1"));
+        for (int a = 0; a < 3; a++) /* every reading of where the datelines are crossed */
+            assert_false(dor_cdg_cycle_at("routing.dateline=cumulative", ks[i], "network.n=1",
+                                          (const char *[]){"routing.dateline_at=link",
+                                                           "routing.dateline_at=arrive",
+                                                           "routing.dateline_at=depart"}[a]));
         if (i > 0) /* a ring of 4 with parity ties: paths of 2 hops cannot close it */
             assert_true(dor_cdg_cycle("routing.dateline=none", ks[i], "network.n=1"));
     }
     assert_false(dor_cdg_cycle("routing.dateline=entry", "network.k=5,4", "network.n=2"));
     assert_false(dor_cdg_cycle("routing.dateline=balanced", "network.k=5,4", "network.n=2"));
     assert_false(dor_cdg_cycle("routing.dateline=balanced", "network.k=8,6", "network.n=2"));
+    assert_false(dor_cdg_cycle_at("routing.dateline=cumulative", "network.k=5,4", "network.n=2",
+                                  "routing.dateline_at=arrive"));
+    assert_false(dor_cdg_cycle_at("routing.dateline=cumulative", "network.k=5,4", "network.n=2",
+                                  "routing.dateline_at=depart"));
 }
 
 /* BookSim's dim_order_bal (routing.dateline = balanced), the hand-worked
@@ -411,6 +468,13 @@ static void scheme_needs_enough_vcs(void **state)
     net_destroy(&n);
     assert_non_null(strstr(err.msg, "routing.dateline"));
     saturn_config_free(c);
+    /* where datelines are crossed is a choice of the cumulative scheme only */
+    c = test_config((const char *const[]){"routing.dateline=classic", "routing.dateline_at=arrive",
+                                          NULL});
+    assert_int_equal(net_create(&n, c, 1, &err), SATURN_EINPUT);
+    net_destroy(&n);
+    assert_non_null(strstr(err.msg, "routing.dateline_at = arrive"));
+    saturn_config_free(c);
 }
 
 /* The engine routes inline (n->alloc_vc1, DOR's instance installed through
@@ -461,6 +525,7 @@ int main(void)
         cmocka_unit_test(classic_resets_per_dimension),
         cmocka_unit_test(cumulative_counts_crossings),
         cmocka_unit_test(cumulative_classes_exhaustive),
+        cmocka_unit_test(dateline_at_readings),
         cmocka_unit_test(entry_rule_is_booksims),
         cmocka_unit_test(dor_schemes_acyclic),
         cmocka_unit_test(balanced_rule_is_booksims),

@@ -58,6 +58,10 @@ static bool dateline(const struct saturn_config *c)
 {
     return torus(c) && is(c, "routing.algorithm", "dor|duato");
 }
+static bool cumulative(const struct saturn_config *c)
+{
+    return dateline(c) && is(c, "routing.dateline", "cumulative");
+}
 static bool central(const struct saturn_config *c) { return is(c, "router.arbiter", "central"); }
 static bool out_unlimited(const struct saturn_config *c) { return saturn_config_bool(c, "router.out_buf_unlimited"); }
 static bool disha(const struct saturn_config *c) { return is(c, "routing.algorithm", "disha"); }
@@ -122,6 +126,7 @@ static const struct rule {
     {"router.arbiter_requeue", central},
     {"router.output_order", out_unlimited},
     {"routing.dateline", dateline},
+    {"routing.dateline_at", cumulative},
     {"routing.tie", torus},
     {"routing.reroute", dragonfly},
     {"disha.", disha},

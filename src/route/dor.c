@@ -9,7 +9,14 @@
  *              the link k/2-1 <-> k/2 of every dimension; a packet starts on
  *              VC 0 and moves up one VC at every dateline it crosses, in any
  *              dimension. A minimal route crosses at most one per dimension,
- *              so n dimensions need n + 1 VCs (3 for 2D).
+ *              so n dimensions need n + 1 VCs (3 for 2D). The paper puts its
+ *              datelines "at x = 0 and x = N/2", which reads three ways
+ *              (routing.dateline_at): the links just below those
+ *              coordinates, as above (link: the hop into 0 or k/2 going +,
+ *              out of them going -); the nodes, crossed by the hop into
+ *              them from either side (arrive); or by the hop out of them
+ *              (depart). Each cuts both rings of a dimension twice, k/2
+ *              links apart, so every reading is deadlock-free with n + 1 VCs.
  *   entry      (BookSim 2's dim_order): the class is chosen when the packet
  *              enters a ring and kept for the whole ring: class 1 when its
  *              coordinate there is above the destination's (going + that
@@ -35,6 +42,11 @@
 #include "route/route.h"
 
 enum dateline { DL_AUTO, DL_CLASSIC, DL_CUMULATIVE, DL_NONE, DL_ENTRY, DL_BALANCED };
+
+/* Where a cumulative dateline at coordinate 0 or k/2 is crossed
+ * (routing.dateline_at): the links below them, or the hops into or out of
+ * those nodes. */
+enum dateline_at { AT_LINK, AT_ARRIVE, AT_DEPART };
 
 /* The two schemes routed fast, inline (classic datelines, the default, and
  * the cumulative ones from their tables: paper 000's): dor_route's first
@@ -117,6 +129,7 @@ enum tie { TIE_POSITIVE, TIE_RANDOM, TIE_PARITY };
 
 struct dor {
     enum dateline dl;
+    enum dateline_at at; /* cumulative only */
     int classes;
     enum tie tie;
     bool fast_on; /* classic, or cumulative with tables: dor_fast_route */
@@ -133,11 +146,16 @@ struct dor {
 };
 
 /* Crossings of the dateline links among the m links taken from s in
- * direction dir (+1 or -1); datelines sit after positions x0 (going +). */
-static int crossings(int s, int m, int dir, int k, bool cumulative)
+ * direction dir (+1 or -1): the links pos -> pos+1 going +, pos+1 -> pos
+ * going -. pos = k-1 and k/2-1 (the links below 0 and k/2), except where
+ * the dateline is a node's and this direction meets it on the link above
+ * it: the hop arriving at it going - (1 -> 0), or departing going +
+ * (0 -> 1). Classic: the wrap link alone. */
+static int crossings(int s, int m, int dir, int k, bool cumulative, enum dateline_at at)
 {
     int count = 0;
-    int pos[2] = {k - 1, k / 2 - 1}; /* link pos -> pos+1 going + */
+    const bool above = (at == AT_ARRIVE && dir < 0) || (at == AT_DEPART && dir > 0);
+    int pos[2] = {above ? 0 : k - 1, above ? k / 2 : k / 2 - 1};
     int npos = cumulative ? 2 : 1;
     if (cumulative && pos[1] == pos[0])
         npos = 1;
@@ -191,7 +209,7 @@ static __attribute__((noinline)) void dor_route_general(const struct dor *s, con
         if (s->dl == DL_CUMULATIVE) { /* datelines crossed in finished dimensions */
             int sc = topo_coord(t, src_router, d), h;
             int dir = direction(t, p, d, sc, g, &h);
-            cls += crossings(sc, h, dir, t->k[d], true);
+            cls += crossings(sc, h, dir, t->k[d], true, s->at);
         }
     }
     int c = topo_coord(t, router, d), g = topo_coord(t, dst_router, d);
@@ -202,7 +220,7 @@ static __attribute__((noinline)) void dor_route_general(const struct dor *s, con
     if (done < 0)
         done += k;
     if (s->dl == DL_CLASSIC)
-        cls = crossings(sc, done + 1, dir, t->k[d], false) > 0;
+        cls = crossings(sc, done + 1, dir, t->k[d], false, AT_LINK) > 0;
     else if (s->dl == DL_ENTRY) /* DOR enters ring d at the source's coordinate */
         cls = sc > g;
     else if (s->dl == DL_BALANCED) {
@@ -215,7 +233,7 @@ static __attribute__((noinline)) void dor_route_general(const struct dor *s, con
             cls = (int)((p->route[0] >> (BAL_BIT + d)) & 1u);
     }
     else if (s->dl == DL_CUMULATIVE)
-        cls += crossings(sc, done + 1, dir, t->k[d], true);
+        cls += crossings(sc, done + 1, dir, t->k[d], true, s->at);
     if (cls >= s->classes) /* fewer VCs than the scheme needs (debug only) */
         cls = s->classes - 1;
     out->c[0] = (struct route_cand){(uint16_t)(2 * d + (dir > 0 ? 0 : 1)), s->vc[2 * cls],
@@ -265,6 +283,7 @@ static void dor_at_source(void *state, const struct net *n, struct packet *p,
 static const char *const dateline_names[] = {"auto",  "classic",  "cumulative", "none",
                                              "entry", "balanced", NULL};
 static const char *const tie_names[] = {"positive", "random", "parity", NULL};
+static const char *const dateline_at_names[] = {"link", "arrive", "depart", NULL};
 
 static int dor_init(void **state, const struct saturn_config *cfg,
                     const struct net *n, struct saturn_error *err)
@@ -276,6 +295,7 @@ static int dor_init(void **state, const struct saturn_config *cfg,
     *state = s;
     s->dl = (enum dateline)saturn_config_enum(cfg, "routing.dateline");
     s->tie = (enum tie)saturn_config_enum(cfg, "routing.tie");
+    s->at = (enum dateline_at)saturn_config_enum(cfg, "routing.dateline_at");
     bool torus = n->topo.kind == TOPO_TORUS;
     if (s->dl == DL_AUTO)
         s->dl = torus ? DL_CLASSIC : DL_NONE;
@@ -290,6 +310,10 @@ static int dor_init(void **state, const struct saturn_config *cfg,
         return saturn_config_fail(cfg, "routing.dateline", err,
                                   "DOR on a torus without datelines can deadlock; "
                                   "use classic (2 VCs) or cumulative (n+1 VCs)");
+    if (s->at != AT_LINK && s->dl != DL_CUMULATIVE)
+        return saturn_config_fail(cfg, "routing.dateline_at", err,
+                                  "applies to routing.dateline = cumulative (the two datelines "
+                                  "of paper 000); leave it at link for the other schemes");
     s->classes = s->dl == DL_CLASSIC || s->dl == DL_ENTRY || s->dl == DL_BALANCED ? 2
                  : s->dl == DL_CUMULATIVE            ? n->topo.n + 1
                                                      : 1;
@@ -320,12 +344,13 @@ static int dor_init(void **state, const struct saturn_config *cfg,
                     int h;
                     q.route[0] = (uint32_t)m << d; /* the tie bit */
                     const int dir = direction(&n->topo, &q, d, sc, x, &h);
-                    cnt[m] = crossings(sc, h, dir, k, true);
+                    cnt[m] = crossings(sc, h, dir, k, true, s->at);
                     const int way = m ? -1 : 1; /* leaving x this way */
                     int done = way > 0 ? x - sc : sc - x;
                     if (done < 0)
                         done += k;
-                    c[k * k + (m * k + sc) * k + x] = (uint8_t)crossings(sc, done + 1, way, k, true);
+                    c[k * k + (m * k + sc) * k + x] =
+                        (uint8_t)crossings(sc, done + 1, way, k, true, s->at);
                 }
                 c[sc * k + x] = (uint8_t)cnt[0];
                 tab &= cnt[0] == cnt[1]; /* as argued above (else no tables) */
@@ -414,6 +439,10 @@ const struct saturn_param route_dor_params[] = {
      "and kept for the ring; 2 VCs), balanced (BookSim's dim_order_bal: chosen on entering a "
      "ring, 1 when the path wraps, 0 when it crosses the middle link (k-1)/2 -> (k-1)/2+1, "
      "else random per packet; 2 VCs), none; auto = classic on a torus, none on a mesh"},
+    {"routing.dateline_at", SATURN_PARAM_ENUM, "link", 0, 0, dateline_at_names,
+     "cumulative datelines (\"at x = 0 and x = N/2\"): where a packet crosses one: link "
+     "(the links k-1 <-> 0 and k/2-1 <-> k/2, either way), arrive (the hop into node 0 or "
+     "k/2, from either side) or depart (the hop out of it)"},
     {"routing.tie", SATURN_PARAM_ENUM, "positive", 0, 0, tie_names,
      "direction when a torus distance is exactly k/2: positive; random per packet; parity "
      "(- when the source's coordinate in that dimension is odd: balanced and deterministic)"},
