@@ -239,6 +239,37 @@ static void test_torn(void **state)
     assert_int_equal(dest_of(kv, 1023), 15);
 }
 
+/* traffic.word_order = xy: the word is x's bits above y's. torn on 32x32
+ * then adds 16 to y and carries into x: (5,0) -> (5,16), (0,20) -> (1,4),
+ * (31,31) -> (0,15). On a k x k torus shuffle, bitrev, bitcomp and bitrot
+ * give the same map either way: reversing W's bits or rotating them by one
+ * treats its two halves alike. */
+static void test_word_order(void **state)
+{
+    (void)state;
+    const char *kv[] = {"network.k=32", "traffic.pattern=torn", "traffic.word_order=xy", NULL};
+    assert_int_equal(dest_of(kv, 5), 5 + 32 * 16);
+    assert_int_equal(dest_of(kv, 20 * 32), 1 + 32 * 4);
+    assert_int_equal(dest_of(kv, 1023), 15 * 32);
+    const char *pats[] = {"traffic.pattern=shuffle", "traffic.pattern=bitrev",
+                          "traffic.pattern=bitcomp", "traffic.pattern=bitrot"};
+    for (int i = 0; i < 4; i++) {
+        const char *yx[] = {"network.k=8", pats[i], NULL};
+        const char *xy[] = {"network.k=8", pats[i], "traffic.word_order=xy", NULL};
+        for (uint32_t src = 0; src < 64; src++)
+            assert_int_equal(dest_of(yx, src), dest_of(xy, src));
+    }
+    /* 8x4: torn adds 4 to x (yx) or 2 to y (xy), carrying into the other */
+    const char *t_yx[] = {"network.k=8,4", "traffic.pattern=torn", NULL};
+    const char *t_xy[] = {"network.k=8,4", "traffic.pattern=torn", "traffic.word_order=xy", NULL};
+    assert_int_equal(dest_of(t_yx, 0), 4);
+    assert_int_equal(dest_of(t_xy, 0), 2 * 8);
+    assert_int_equal(dest_of(t_xy, 3 * 8), 1 + 8 * 1); /* (0,3): y 3 + 2 carries: (1,1) */
+    const char *fly[] = {"network.topology=dragonfly", "traffic.pattern=bitrev",
+                         "traffic.word_order=xy", NULL};
+    expect_error(fly, "traffic.word_order");
+}
+
 /* traffic.uniform_self (BookSim's uniform): every node, the source too,
  * 1/16 each on 4x4; and a run with it delivers the self-addressed packets. */
 static void test_uniform_self(void **state)
@@ -532,6 +563,7 @@ int main(void)
         cmocka_unit_test(test_tornado),
         cmocka_unit_test(test_booksim_patterns),
         cmocka_unit_test(test_torn),
+        cmocka_unit_test(test_word_order),
         cmocka_unit_test(test_uniform),
         cmocka_unit_test(test_uniform_self),
         cmocka_unit_test(test_hotspot),

@@ -84,6 +84,11 @@ static bool adv(const struct saturn_config *c) { return pattern(c, "adversarial|
 static bool mixed(const struct saturn_config *c) { return pattern(c, "mixed"); }
 static bool hotspot(const struct saturn_config *c) { return pattern(c, "hotspot"); }
 static bool uniform(const struct saturn_config *c) { return pattern(c, "uniform|rand"); }
+static bool word_pattern(const struct saturn_config *c)
+{
+    return torus_or_mesh(c) &&
+           pattern(c, "shuffle|shfl|bitcomp|bcmp|bitrev|brev|bitrot|brot|torn");
+}
 static bool distance(const struct saturn_config *c) { return pattern(c, "distance"); }
 static bool steady(const struct saturn_config *c) { return is(c, "sim.workload", "steady"); }
 static bool flit_rate(const struct saturn_config *c)
@@ -145,6 +150,7 @@ static const struct rule {
     {"traffic.adv_fraction", mixed},
     {"traffic.hotspot_", hotspot},
     {"traffic.uniform_self", uniform},
+    {"traffic.word_order", word_pattern},
     {"traffic.distance", distance},
     {"traffic.flit_rate", flit_rate},
     {"traffic.packet_rate", never}, /* shown when set, instead of flit_rate */

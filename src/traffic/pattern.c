@@ -24,6 +24,8 @@ _Static_assert(sizeof choice_kind / sizeof choice_kind[0] ==
                    sizeof pattern_names / sizeof pattern_names[0] - 1,
                "every pattern choice needs a kind");
 
+static const char *const word_order_names[] = {"yx", "xy", NULL};
+
 const struct saturn_param pattern_params[] = {
     {"traffic.pattern", SATURN_PARAM_ENUM, "uniform", 0, 0, pattern_names,
      "destinations: uniform (any OTHER node), transpose (coordinates reversed), "
@@ -51,6 +53,10 @@ const struct saturn_param pattern_params[] = {
      "such a packet goes in and out of its router, 0 hops)"},
     {"traffic.distance", SATURN_PARAM_INT, "2", 1, 1 << 20, NULL,
      "minimal hop count of every destination (pattern=distance)"},
+    {"traffic.word_order", SATURN_PARAM_ENUM, "yx", 0, 0, word_order_names,
+     "torus or mesh: the word W the bit patterns (shuffle, bitcomp, bitrev, bitrot) and torn "
+     "act on: yx (the node id: x the lowest digit, W = Y bits then X bits) or xy (the "
+     "coordinates in reverse order: x the highest digit)"},
     {NULL, 0, NULL, 0, 0, NULL, NULL}};
 
 /* Largest distance table we agree to build: 2^28 int32 values (1 GiB). */
@@ -69,6 +75,25 @@ static inline uint32_t uniform_other(const struct pattern *p, uint32_t src,
 {
     uint32_t d = (uint32_t)rng_below(r, p->nodes - 1);
     return d >= src ? d + 1 : d;
+}
+
+/* traffic.word_order = xy: node id <-> the word with the coordinates in
+ * reverse order (dimension n-1 the lowest digit), either way. */
+static uint32_t word_of(const struct pattern *p, uint32_t id, bool to_word)
+{
+    const struct topo *t = p->topo;
+    if (!p->word_xy)
+        return id;
+    uint32_t out = 0, place = 1;
+    for (int d = t->n - 1; d >= 0; d--) { /* the reversed order's lowest digit first */
+        const uint32_t k = (uint32_t)t->k[d];
+        if (to_word)
+            out += (id / t->stride[d]) % k * place;
+        else
+            out += (id / place) % k * t->stride[d];
+        place *= k;
+    }
+    return out;
 }
 
 static uint32_t bit_reverse(uint32_t w, int bits)
@@ -183,14 +208,18 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
             dest += (uint32_t)topo_coord(t, router, t->n - 1 - d) * t->stride[d];
         return at_router(p, src, dest);
     }
-    case PAT_SHUFFLE:
-        return ((src << 1) | (src >> (p->bits - 1))) & mask;
+    case PAT_SHUFFLE: {
+        const uint32_t w = word_of(p, src, true);
+        return word_of(p, ((w << 1) | (w >> (p->bits - 1))) & mask, false);
+    }
     case PAT_BITCOMP:
-        return ~src & mask;
+        return word_of(p, ~word_of(p, src, true) & mask, false);
     case PAT_BITREV:
-        return bit_reverse(src, p->bits);
-    case PAT_BITROT:
-        return (src >> 1) | ((src & 1) << (p->bits - 1));
+        return word_of(p, bit_reverse(word_of(p, src, true), p->bits), false);
+    case PAT_BITROT: {
+        const uint32_t w = word_of(p, src, true);
+        return word_of(p, (w >> 1) | ((w & 1) << (p->bits - 1)), false);
+    }
     case PAT_TORNADO: {
         uint32_t router = topo_node_router(t, src), dest = 0;
         for (int d = 0; d < t->n; d++) {
@@ -200,8 +229,11 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
         }
         return at_router(p, src, dest);
     }
-    case PAT_TORN:
-        return (uint32_t)(((uint64_t)src + (uint64_t)(t->k[0] / 2)) % p->nodes);
+    case PAT_TORN: /* W + k/2 of W's lowest digit */
+        return word_of(p, (uint32_t)(((uint64_t)word_of(p, src, true) +
+                                      (uint64_t)(t->k[p->word_xy ? t->n - 1 : 0] / 2)) %
+                                     p->nodes),
+                       false);
     case PAT_RANDPERM:
     case PAT_RANDPAIR:
         return p->perm[src];
@@ -372,6 +404,7 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
     p->distance = (int)saturn_config_int(cfg, "traffic.distance");
     p->adv_fraction = saturn_config_real(cfg, "traffic.adv_fraction");
     p->uniform_self = saturn_config_bool(cfg, "traffic.uniform_self");
+    p->word_xy = saturn_config_enum(cfg, "traffic.word_order") == 1;
     /* a Megafly keeps groups, leaves and nodes per leaf in the Dragonfly's
      * fields: ADV+i is the same group shift */
     bool dragonfly = t->kind == TOPO_DRAGONFLY || t->kind == TOPO_MEGAFLY,
@@ -419,6 +452,10 @@ int pattern_init(struct pattern *p, const struct saturn_config *cfg,
                                               "randpair, neighbor or hotspot"
                                             : "%s needs torus or mesh coordinates; a %s has none",
                                   name, t->name);
+    if (p->word_xy && !grid)
+        return saturn_config_fail(cfg, "traffic.word_order", err,
+                                  "orders a torus's or mesh's coordinates in the word of the bit "
+                                  "patterns; a %s has none (leave it at yx)", t->name);
     /* neighbor picks the same local index on a neighbouring router: every
      * router needs its nodes */
     if (p->kind == PAT_NEIGHBOR && (t->kind == TOPO_FATTREE || t->kind == TOPO_MEGAFLY || t->node_rt))

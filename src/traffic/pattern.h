@@ -44,6 +44,8 @@ struct pattern {
     uint32_t adv_shift;  /* ADV+i: i mod the number of groups */
     double adv_fraction; /* MIXED: f */
     bool uniform_self;   /* UNIFORM: the source may be drawn (traffic.uniform_self) */
+    bool word_xy;        /* traffic.word_order = xy: bit patterns and torn act on the
+                          * word of the coordinates in reverse order (x the highest) */
 };
 
 /* seed: the run's seed; fixed random tables (randperm, randpair) draw
