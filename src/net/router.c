@@ -65,7 +65,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
             const struct route_cand *rc = &route->c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
                 const struct ovc *o = &ovcs[rc->port * V + v];
-                if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+                if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
                     continue;
                 int32_t room = out_room_as(n, &ports[rc->port], o, obq);
                 if (room < need || room < best_room)
@@ -86,7 +86,7 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
+        if (net_va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
             return true;
     return false;
 }
@@ -425,7 +425,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
     }
 }
 
-/* out_room > 0 for the output VC input VC iv holds. */
+/* net_va_out_room > 0 for the output VC input VC iv holds. */
 HOT bool can_send(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                   const struct ivc *iv, const int M)
 {
@@ -556,9 +556,9 @@ static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *nt
 static inline bool va_free(const struct net *n, const struct port *ports, const struct ovc *o,
                            int port, uint32_t len)
 {
-    if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[port], o)))
+    if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[port], o)))
         return false;
-    return n->switching != SW_VCT || out_room(n, &ports[port], o) >= (int32_t)len;
+    return n->switching != SW_VCT || net_va_out_room(n, &ports[port], o) >= (int32_t)len;
 }
 
 /* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
@@ -831,7 +831,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             }
             int op, ov;
             /* every output VC of its route still owned: it fails again */
-            const bool owned = M == RM_PLAIN && again && !some_unowned(ovcs, V, &ir->route);
+            const bool owned = M == RM_PLAIN && again && !net_va_some_unowned(ovcs, V, &ir->route);
             if (ISLIP(M) && n->va_islip) /* every free VC of the route is asked for below */
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), 0, 0, 0};
             else if (!owned &&
@@ -839,7 +839,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                               ir->route.sel <= 1
                           /* one candidate (DOR, the Dragonfly's policies but UGAL's
                            * and PB's source choice): va_choose's scan, inlined */
-                          ? va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                          ? net_va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
                                            p * V + v, &op, &ov, false, false)
                       : ANY(M) && n->ob_credits
@@ -851,8 +851,8 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             else if (ANY(M) && n->central && n->arb_requeue)
                 iv->state = IVC_WAIT;
             else if (M == RM_PLAIN && n->va_hp && !n->reroute &&
-                     (again ? owned : !some_unowned(ovcs, V, &ir->route)))
-                va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+                     (again ? owned : !net_va_some_unowned(ovcs, V, &ir->route)))
+                net_va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
         }
     }
     if (M == RM_PLAIN_OBUF)
@@ -890,7 +890,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
             n->pk[iv->buf[iv->head].pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
-        if (!ANY(M) && n->vready && out_room(n, &ports[req[best].port], o) > 0)
+        if (!ANY(M) && n->vready && net_va_out_room(n, &ports[req[best].port], o) > 0)
             n->vready[gp0 + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
     }
     if (ANY(M) && n->central && n->arb_requeue)

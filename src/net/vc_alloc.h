@@ -27,7 +27,7 @@ void net_meta_route(struct net *n, uint32_t pid, struct route_result *out);
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
  * tail in the last cycle: BookSim's allocation stage sees it now, its
  * switch stage next cycle, so the head crosses no earlier than then. */
-static inline bool ovc_free(const struct net *n, const struct ovc *o)
+static inline bool net_va_ovc_free(const struct net *n, const struct ovc *o)
 {
     return o->owner < 0 && !(n->va_stage && n->ovc_freed[o - n->ovcs] == (uint32_t)(n->now - 1));
 }
@@ -45,7 +45,7 @@ VA_HOT int32_t out_room_as(const struct net *n, const struct port *op, const str
     return op->out_unlimited ? INT32_MAX : o->credits;
 }
 
-static inline int32_t out_room(const struct net *n, const struct port *op, const struct ovc *o)
+static inline int32_t net_va_out_room(const struct net *n, const struct port *op, const struct ovc *o)
 {
     return out_room_as(n, op, o, false);
 }
@@ -56,7 +56,7 @@ static inline int32_t out_room(const struct net *n, const struct port *op, const
  * a VC it cannot enter: Duato's routing needs this in wormhole networks,
  * or heads committed to full adaptive VCs can wait on each other in a
  * cycle that no escape channel breaks. */
-static inline bool vc_drained(const struct net *n, const struct port *op, const struct ovc *o)
+static inline bool net_va_vc_drained(const struct net *n, const struct port *op, const struct ovc *o)
 {
     if (op->kind != PORT_NET)
         return true;
@@ -68,7 +68,7 @@ static inline bool vc_drained(const struct net *n, const struct port *op, const 
 /* The output VC of candidate rc (not of an adaptive group) this head asks
  * for: the free VC with the most room, or false if none is available. */
 VA_HOT bool
-va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
+net_va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
                const bool obq, const bool wrap)
 {
@@ -90,7 +90,7 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
         /* (start + i) % span by a compare (start < span): no division a VC */
         int v = rc->vc_lo + (wrap ? k : start + i < span ? start + i : start + i - span);
         const struct ovc *o = &ovcs[rc->port * V + v];
-        if (!ovc_free(n, o) || (n->atomic_vc && !vc_drained(n, &ports[rc->port], o)))
+        if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
             continue;
         int32_t room = out_room_as(n, &ports[rc->port], o, obq);
         if (room < need || room <= best_room)
@@ -106,7 +106,7 @@ va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *
     return false;
 }
 
-/* va_choose_cand where every buffer is bounded, without router.va_stage or
+/* net_va_choose_cand where every buffer is bounded, without router.va_stage or
  * router.atomic_vc (the torus's loop, the collectives': router_alloc_vc1): an
  * ejection's VCs all have unbounded room, so the first unowned one from
  * the requester's start wins; a network port's the unowned one with the
@@ -148,7 +148,7 @@ va_choose_tor(const struct port *ports, const struct ovc *ovcs, int V, const str
  * most first requests succeeding, and by RM_PLAIN only, the torus's: on the
  * output-buffered Dragonfly, VCT, a free VC often lacks room, and the
  * test cost more than it saved, +0.13 %). */
-VA_HOT bool some_unowned(const struct ovc *ovcs, int V, const struct route_result *route)
+VA_HOT bool net_va_some_unowned(const struct ovc *ovcs, int V, const struct route_result *route)
 {
     for (int c = 0; c < route->n; c++) {
         const struct route_cand *rc = &route->c[c];
@@ -165,7 +165,7 @@ VA_HOT bool some_unowned(const struct ovc *ovcs, int V, const struct route_resul
  * for the ports in n->va_hp) until one of them frees (n->va_on names its
  * port there). */
 VA_HOT void
-va_hopeless(struct net *n, uint32_t r, uint32_t gp0, int p, int v, const struct route_result *route)
+net_va_hopeless(struct net *n, uint32_t r, uint32_t gp0, int p, int v, const struct route_result *route)
 {
     const int V = n->V;
     uint64_t *h = &n->va_hope[gp0 + (uint32_t)p];
@@ -255,12 +255,12 @@ VA_HOT bool net_alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int 
     }
     int op, ov;
     /* every output VC of its route still owned: it fails again */
-    const bool owned = again && !some_unowned(ovcs, V, &ir->route);
+    const bool owned = again && !net_va_some_unowned(ovcs, V, &ir->route);
     if (!owned &&
         (ir->route.n == 1 && ir->route.sel <= 1
              ? (tor ? va_choose_tor(ports, ovcs, V, &ir->route.c[0],
                                     n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov)
-                    : va_choose_cand(n, ports, ovcs, &ir->route.c[0],
+                    : net_va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                      n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op,
                                      &ov, false, true))
              : net_va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
@@ -275,12 +275,12 @@ VA_HOT bool net_alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int 
         iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         ports[p].active |= 1ULL << v;
         if (tor ? ports[op].kind == PORT_LOCAL || o->credits > 0
-                : n->vready && out_room(n, &ports[op], o) > 0)
+                : n->vready && net_va_out_room(n, &ports[op], o) > 0)
             n->vready[gp0 + (uint32_t)p] |= 1ULL << v;
     } else {
         iv->state = IVC_VA; /* (routed now, or VA already) */
-        if (n->va_hp && (again ? owned : !some_unowned(ovcs, V, &ir->route)))
-            va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
+        if (n->va_hp && (again ? owned : !net_va_some_unowned(ovcs, V, &ir->route)))
+            net_va_hopeless(n, r, gp0, p, v, &ir->route); /* it would fail again */
     }
     return true;
 }
