@@ -61,6 +61,14 @@ const struct saturn_param router_params[] = {
      "ports, round-robin within each (FOGSim's output arbiters: transit before injection); "
      "false: round-robin over all inputs; needs router.sw_alloc and router.vc_alloc "
      "input_first / separable"},
+    {"router.sw_hold", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
+     "switch allocation holds a packet's match: once a flit of a packet crosses from an input "
+     "port to an output port, both serve only that packet, without arbitration, while its next "
+     "flit is in the buffer and can cross, until its tail crosses (BookSim 2's "
+     "hold_switch_for_packet; a hold that cannot send is dropped and both ports are allocated "
+     "as usual in that cycle, where BookSim loses the cycle); false: every flit is allocated "
+     "afresh, so packets of different VCs interleave flit by flit on an output; needs "
+     "router.sw_alloc = input_first and router.speedup = 1"},
     {"router.va_stage", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "VC allocation as a pipeline stage of its own before switch allocation, as in BookSim 2's "
      "iq router: an output VC freed by a tail crossing in cycle t goes to a waiting head in "
@@ -247,6 +255,8 @@ static int build_ports(struct net *n)
             pt->nvc = (uint8_t)(p >= t->radix ? n->inj_vcs : n->local_vcs);
             pt->rp = r << 6 | (uint32_t)p;
             n->prare[(size_t)r * n->P + p].link_hold = -1;
+            n->prare[(size_t)r * n->P + p].hold_vc = -1;
+            n->prare[(size_t)r * n->P + p].hold_in = -1;
             pt->far_in = NET_NONE;
             pt->up = NET_NONE;
             if (p >= t->radix) {
@@ -609,6 +619,11 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_config_fail(cfg, "router.transit_priority", err,
                                   "applies to the separable allocators (router.sw_alloc = "
                                   "input_first, router.vc_alloc = separable)");
+    n->sw_hold = saturn_config_bool(cfg, "router.sw_hold");
+    if (n->sw_hold && (n->sw_islip || n->speedup != 1))
+        return saturn_config_fail(cfg, "router.sw_hold", err,
+                                  "holds one match per input and output port: it needs "
+                                  "router.sw_alloc = input_first and router.speedup = 1");
     if (n->sw_islip && n->speedup != 1)
         return saturn_config_fail(cfg, "router.sw_alloc", err,
                                   "islip matches one flit per input and output port a cycle: "

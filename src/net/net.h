@@ -180,6 +180,9 @@ struct port_rare {
     uint64_t stolen;    /* output side: cycle + 1 in which a hook (the recovery lane) uses the link */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
                            input VC (ejection) whose packet holds the output, or -1 */
+    int16_t hold_vc;    /* router.sw_hold, input side: the VC whose packet holds this input's
+                           crossbar match, or -1 */
+    int16_t hold_in;    /* router.sw_hold, output side: the input port holding it, or -1 */
 };
 
 struct node {
@@ -323,6 +326,8 @@ struct net {
     bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
     bool transit_first;     /* router.transit_priority: an output serves inputs from other
                                routers before the router's injection ports */
+    bool sw_hold;           /* router.sw_hold: a packet keeps its input-output match in the
+                               switch while its next flit can cross (port_rare.hold_*) */
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated
                                from t + 2 */
     bool reroute;           /* routing.reroute: a head waiting for a VC is routed again */

@@ -900,6 +900,13 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
     return true;
 }
 
+/* router.sw_hold: input port p's match (to output op) ends. */
+static inline void sw_hold_end(struct port_rare *pr, int p, int op)
+{
+    pr[p].hold_vc = -1;
+    pr[op].hold_in = -1;
+}
+
 HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
@@ -978,6 +985,14 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     } else {
         uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
         int meta_op = -1, meta_p = -1; /* the metapacket flit asking for the switch, if any */
+        struct port_rare *const pr = &n->prare[gp0];
+        if (ANY(M) && n->sw_hold) /* holds that cannot send this cycle end first */
+            for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+                const int p = __builtin_ctzll(pm), v = pr[p].hold_vc;
+                if (v >= 0 && !(((ports[p].nonempty & ports[p].active) >> v & 1) &&
+                                can_send(n, ports, ovcs, &ivcs[p * V + v], M)))
+                    sw_hold_end(pr, p, ivcs[p * V + v].out_port);
+            }
         for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
             int p = __builtin_ctzll(pm);
             uint64_t m = ports[p].nonempty & ports[p].active;
@@ -985,6 +1000,13 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 continue;
             int picked = 0;
             uint64_t outs = 0;
+            if (ANY(M) && n->sw_hold && pr[p].hold_vc >= 0) { /* its packet's flit, alone */
+                const int v = pr[p].hold_vc, op = ivcs[p * V + v].out_port;
+                touch_output(op, &touched_set, touched, &ntouched, omask);
+                omask[op] |= 1ULL << p;
+                reqvc[op * P + p] = (uint8_t)v;
+                continue;
+            }
             if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
                 /* the meta VC goes first: metapackets have priority over data */
                 m &= ~n->meta_bit;
@@ -1008,6 +1030,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     net_trace_cell(n, w, gp0 + iv->out_port, 1); /* wanted; a send overrides */
                 if ((outs & (1ULL << iv->out_port)) || !can_send(n, ports, ovcs, iv, M))
                     continue;
+                if (ANY(M) && n->sw_hold && pr[iv->out_port].hold_in >= 0)
+                    continue; /* another input's packet holds the output */
                 /* an ejection port carrying another packet whole: wait */
                 if (ANY(M) && n->packet_links && ports[iv->out_port].kind == PORT_LOCAL &&
                     n->prare[gp0 + iv->out_port].link_hold >= 0 &&
@@ -1058,6 +1082,16 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 xfer(n, w, r, p, v, M);
                 if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
                     xbar_burst(n, w, r, p, v);
+                if (ANY(M) && n->sw_hold) {
+                    /* held while the packet has a flit behind this one (BookSim
+                     * ends the hold on the tail and on an empty VC too) */
+                    if ((ports[p].nonempty & ports[p].active) >> v & 1) {
+                        pr[p].hold_vc = (int16_t)v;
+                        pr[op].hold_in = (int16_t)p;
+                    } else if (pr[p].hold_vc >= 0) {
+                        sw_hold_end(pr, p, op);
+                    }
+                }
                 ports[p].sa_in_rr = rr_past(v);
                 ports[op].sa_out_rr = rr_past(p);
             }
@@ -1375,7 +1409,7 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
 router_step_fn router_step_for(const struct net *n)
 {
     if (n->central || n->meta_bit || n->trace || n->packet_links || n->links_taken ||
-        n->transit_first || n->xbar_rate > 1 || n->ob_credits)
+        n->transit_first || n->sw_hold || n->xbar_rate > 1 || n->ob_credits)
         return router_step_any;
     const bool plain1 = !n->va_islip && !n->sw_islip && !n->obuf_on && n->speedup == 1;
     if (n->link_first)
