@@ -77,23 +77,35 @@ static inline uint32_t uniform_other(const struct pattern *p, uint32_t src,
     return d >= src ? d + 1 : d;
 }
 
-/* traffic.word_order = xy: node id <-> the word with the coordinates in
- * reverse order (dimension n-1 the lowest digit), either way. */
-static uint32_t word_of(const struct pattern *p, uint32_t id, bool to_word)
+/* traffic.word_order = xy: the word of node id, with the coordinates in
+ * reverse order (dimension n-1 the lowest digit); yx: the id itself. */
+static uint32_t id_to_word(const struct pattern *p, uint32_t id)
 {
     const struct topo *t = p->topo;
     if (!p->word_xy)
         return id;
-    uint32_t out = 0, place = 1;
+    uint32_t w = 0, place = 1;
     for (int d = t->n - 1; d >= 0; d--) { /* the reversed order's lowest digit first */
         const uint32_t k = (uint32_t)t->k[d];
-        if (to_word)
-            out += (id / t->stride[d]) % k * place;
-        else
-            out += (id / place) % k * t->stride[d];
+        w += (id / t->stride[d]) % k * place;
         place *= k;
     }
-    return out;
+    return w;
+}
+
+/* The node whose word (id_to_word) is w. */
+static uint32_t word_to_id(const struct pattern *p, uint32_t w)
+{
+    const struct topo *t = p->topo;
+    if (!p->word_xy)
+        return w;
+    uint32_t id = 0, place = 1;
+    for (int d = t->n - 1; d >= 0; d--) {
+        const uint32_t k = (uint32_t)t->k[d];
+        id += (w / place) % k * t->stride[d];
+        place *= k;
+    }
+    return id;
 }
 
 static uint32_t bit_reverse(uint32_t w, int bits)
@@ -209,16 +221,16 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
         return at_router(p, src, dest);
     }
     case PAT_SHUFFLE: {
-        const uint32_t w = word_of(p, src, true);
-        return word_of(p, ((w << 1) | (w >> (p->bits - 1))) & mask, false);
+        const uint32_t w = id_to_word(p, src);
+        return word_to_id(p, ((w << 1) | (w >> (p->bits - 1))) & mask);
     }
     case PAT_BITCOMP:
-        return word_of(p, ~word_of(p, src, true) & mask, false);
+        return word_to_id(p, ~id_to_word(p, src) & mask);
     case PAT_BITREV:
-        return word_of(p, bit_reverse(word_of(p, src, true), p->bits), false);
+        return word_to_id(p, bit_reverse(id_to_word(p, src), p->bits));
     case PAT_BITROT: {
-        const uint32_t w = word_of(p, src, true);
-        return word_of(p, (w >> 1) | ((w & 1) << (p->bits - 1)), false);
+        const uint32_t w = id_to_word(p, src);
+        return word_to_id(p, (w >> 1) | ((w & 1) << (p->bits - 1)));
     }
     case PAT_TORNADO: {
         uint32_t router = topo_node_router(t, src), dest = 0;
@@ -230,10 +242,9 @@ uint32_t pattern_dest(const struct pattern *p, uint32_t src, struct rng *r)
         return at_router(p, src, dest);
     }
     case PAT_TORN: /* W + k/2 of W's lowest digit */
-        return word_of(p, (uint32_t)(((uint64_t)word_of(p, src, true) +
-                                      (uint64_t)(t->k[p->word_xy ? t->n - 1 : 0] / 2)) %
-                                     p->nodes),
-                       false);
+        return word_to_id(p, (uint32_t)(((uint64_t)id_to_word(p, src) +
+                                         (uint64_t)(t->k[p->word_xy ? t->n - 1 : 0] / 2)) %
+                                        p->nodes));
     case PAT_RANDPERM:
     case PAT_RANDPAIR:
         return p->perm[src];
