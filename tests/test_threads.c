@@ -545,6 +545,13 @@ static void collective(void **state)
     assert_int_equal(r.measured_delivered, 256 * 4);
     assert_true(r.nlinks > 0 && r.thickness > 0);
     saturn_results_free(&r);
+    /* the switch held for a packet (router.sw_hold): holds are a router's own */
+    r = same_at_every_count(
+        (const char *const[]){"network.k=16", "sim.workload=collective", "collective.packets=4",
+                              "traffic.pattern=bitrev", "router.sw_hold=true", NULL},
+        true);
+    assert_int_equal(r.measured_delivered, 256 * 4);
+    saturn_results_free(&r);
     r = same_at_every_count(
         (const char *const[]){"network.k=16", "router.buf_flits=4",
                               "routing.dateline=cumulative", "sim.workload=collective",
