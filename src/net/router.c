@@ -1000,13 +1000,6 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 continue;
             int picked = 0;
             uint64_t outs = 0;
-            if (ANY(M) && n->sw_hold && pr[p].hold_vc >= 0) { /* its packet's flit, alone */
-                const int v = pr[p].hold_vc, op = ivcs[p * V + v].out_port;
-                touch_output(op, &touched_set, touched, &ntouched, omask);
-                omask[op] |= 1ULL << p;
-                reqvc[op * P + p] = (uint8_t)v;
-                continue;
-            }
             if (ANY(M) && __builtin_expect(m & n->meta_bit, 0)) {
                 /* the meta VC goes first: metapackets have priority over data */
                 m &= ~n->meta_bit;
@@ -1019,6 +1012,17 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                     meta_p = p;
                     picked++;
                 }
+            }
+            if (ANY(M) && n->sw_hold && pr[p].hold_vc >= 0) {
+                /* its packet's flit, alone (after a metapacket's, which goes first: the
+                 * hold then waits a cycle) */
+                const int v = pr[p].hold_vc, op = ivcs[p * V + v].out_port;
+                if (!picked) {
+                    touch_output(op, &touched_set, touched, &ntouched, omask);
+                    omask[op] |= 1ULL << p;
+                    reqvc[op * P + p] = (uint8_t)v;
+                }
+                continue;
             }
             int s = ports[p].sa_in_rr;
             uint64_t rot = rotate_from(m, s);
