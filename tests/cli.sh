@@ -243,6 +243,10 @@ contains sweep-search-resume "$tmp/out" "0 cut off"
 diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL sweep-search-resume: its summary differs"; }
 check sweep-search-individual 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/enti.csv" -j 1 --search individual -q
+check sweep-search-race-eq 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/entr.csv" -j 1 --search individual --race 2:3:0.05
+contains sweep-search-race-eq "$tmp/out" "as the leader's equal (within 0.05 of its mean)"
+check sweep-search-race-bad 2 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/x.csv" --search --race 4:10:1.5
+contains sweep-search-race-bad "$tmp/err" "EQ in [0, 1)"
 check sweep-search-bad 2 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/x.csv" --search best
 contains sweep-search-bad "$tmp/err" "allowed: individual, average or both"
 check sweep-search-metric 2 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/x.csv" --search --metric accepted

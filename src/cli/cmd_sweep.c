@@ -98,9 +98,11 @@ static const char help_text[] =
     "beat a complete set, runs are cut off once they show as much. The summary of the\n"
     "rows it keeps in PATH (every set and pattern run on all its seeds) picks the same\n"
     "sets, means, deviations and speed-ups as the whole sweep's. PATH.partial.csv\n"
-    "(every run) and PATH.cut.csv (cut-off runs) resume it. --race Z[:MIN] (not exact)\n"
-    "also drops, from MIN seeds on (10), a set Z standard errors behind its group's\n"
-    "leader. Threads only (not under mpirun). docs/ENGINE.md says more.\n"
+    "(every run) and PATH.cut.csv (cut-off runs) resume it. --race Z[:MIN[:EQ]] (not\n"
+    "exact) also drops, from MIN seeds on (10), a set Z standard errors behind its\n"
+    "group's leader, and with EQ > 0 (individual bests) a set within EQ of the\n"
+    "leader's mean, Z standard errors included (the leader's equal: the pick is one of\n"
+    "them). Threads only (not under mpirun). docs/ENGINE.md says more.\n"
     "\n"
     "Shared runs: points that differ only in entropy thresholds (entropy.rth, ron,\n"
     "roff, rn; base(R, Rn) is hyst(R, R, Rn)) are one run until the first gate\n"
@@ -114,7 +116,7 @@ static const char help_text[] =
     "curve per combination of the varied keys but the load, saturated points hollow),\n"
     "--dry-run (list and check the points, run nothing), --progress[=live|plain]\n"
     "(progress on stderr: a live line on a terminal, a line every few seconds\n"
-    "otherwise, the default), --no-share, --search [GOAL], --race Z[:MIN], -q (no\n"
+    "otherwise, the default), --no-share, --search [GOAL], --race Z[:MIN[:EQ]], -q (no\n"
     "output but errors).\n";
 
 /* What mpirun needs on this machine, said before it refuses: Open MPI will
@@ -141,8 +143,9 @@ struct sweep_args {
     const char *spec, *csv, *summarize, *plot;
     int jobs, progress;
     int search; /* 0: run every point; else enum search_goal */
-    double race_z;   /* --race Z[:MIN] (0: off) */
+    double race_z;   /* --race Z[:MIN[:EQ]] (0: off) */
     int race_min;
+    double race_eq;  /* EQ (0: none) */
     bool summary, quiet, help, dry_run, no_share;
     const char *overrides[256];
     int noverrides;
@@ -191,10 +194,14 @@ static int parse_args(int argc, char **argv, struct sweep_args *a)
                 return bad("%s needs a value", w);
             a->race_z = strtod(argv[++i], &end);
             a->race_min = 10;
+            a->race_eq = 0;
             if (*end == ':')
                 a->race_min = (int)strtol(end + 1, &end, 10);
-            if (*end || !(a->race_z > 0) || a->race_min < 2)
-                return bad("--race %s: allowed: Z or Z:MIN, Z > 0 standard errors, MIN >= 2 seeds",
+            if (*end == ':')
+                a->race_eq = strtod(end + 1, &end);
+            if (*end || !(a->race_z > 0) || a->race_min < 2 || !(a->race_eq >= 0 && a->race_eq < 1))
+                return bad("--race %s: allowed: Z, Z:MIN or Z:MIN:EQ, Z > 0 standard errors, "
+                           "MIN >= 2 seeds, EQ in [0, 1) (a fraction of the leader's mean)",
                            argv[i]);
         } else if (!strcmp(w, "--search")) {
             const char *g = next && next[0] != '-' && !strchr(next, '=') && !strstr(next, ".ini")
@@ -457,7 +464,7 @@ static int search_sweep(const struct saturn_sweep *sw, const struct sweep_args *
     fflush(stdout);
     double t0 = now();
     int rc = sweep_search(sw, o, (enum search_goal)a->search, a->race_z, (size_t)a->race_min,
-                          a->csv, a->jobs, !a->no_share, a->quiet, &err);
+                          a->race_eq, a->csv, a->jobs, !a->no_share, a->quiet, &err);
     cli_progress_clear();
     if (!rc && !a->quiet)
         printf("search: %.1f s\n", now() - t0);

@@ -345,7 +345,8 @@ static int write_kept(const struct saturn_sweep *sw, const struct search *s, con
 }
 
 int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts *o,
-                 enum search_goal goal, double race_z, size_t race_min, const char *csv,
+                 enum search_goal goal, double race_z, size_t race_min, double race_eq,
+                 const char *csv,
                  int jobs, bool share, bool quiet, struct saturn_error *err)
 {
     size_t np = sw->npoints;
@@ -383,6 +384,8 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
         rc = search_new(rows, row, seed, np, nseed, o, goal, lb, &s, err);
     if (!rc && race_z > 0)
         search_race(s, race_z, race_min);
+    if (!rc && race_z > 0 && race_eq > 0)
+        search_race_equiv(s, race_eq);
     if (!rc)
         rc = read_partial(sw, partial, &k, err);
     if (!rc)
@@ -445,6 +448,9 @@ int sweep_search(const struct saturn_sweep *sw, const struct saturn_summary_opts
         if (race_z > 0)
             printf("search: raced (not exact): %zu sets left a race, %.3g standard errors behind "
                    "the leader after %zu seeds or more\n", st.raced, race_z, race_min);
+        if (race_z > 0 && race_eq > 0)
+            printf("search: of them %zu as the leader's equal (within %.3g of its mean)\n",
+                   st.equiv, race_eq);
     }
     search_free(s);
     saturn_table_free(rows);

@@ -43,6 +43,7 @@ struct search {
     size_t wave;        /* PH_WAVE: the seed index */
     double race_z;      /* > 0: race (search_race) */
     size_t race_min;
+    double race_eq;     /* > 0: equivalent sets leave too (search_race_equiv) */
     double *diff;       /* scratch: paired differences, nseed */
     struct search_stats stats;
 };
@@ -78,6 +79,11 @@ void search_race(struct search *s, double z, size_t min_seeds)
 {
     s->race_z = z;
     s->race_min = min_seeds < 2 ? 2 : min_seeds;
+}
+
+void search_race_equiv(struct search *s, double equiv)
+{
+    s->race_eq = equiv;
 }
 
 int search_new(const struct saturn_table *rows, const size_t *point_row,
@@ -267,24 +273,27 @@ static double race_value(const struct search *s, size_t set, long p, size_t j)
     return v;
 }
 
-/* Whether set a is behind set b by more than race_z standard errors of the
- * paired differences over the first n seeds (both exact on all of them). */
-static bool behind(struct search *s, size_t a, size_t b, long p, size_t n)
+/* The mean and standard error of set a's paired differences to set b over
+ * the first n seeds; false unless both are exact on all of them and n is at
+ * least race_min. */
+static bool paired(const struct search *s, size_t a, size_t b, long p, size_t n, double *mean,
+                   double *se)
 {
     size_t k = 0;
-    double mean = 0, m2 = 0;
+    double mu = 0, m2 = 0;
     for (size_t j = 0; j < n; j++) {
         double x = race_value(s, a, p, j), y = race_value(s, b, p, j);
         if (isnan(x) || isnan(y))
             return false;
-        double d = x - y, delta = d - mean;
-        mean += delta / (double)++k;
-        m2 += delta * (d - mean);
+        double d = x - y, delta = d - mu;
+        mu += delta / (double)++k;
+        m2 += delta * (d - mu);
     }
     if (k < s->race_min)
         return false;
-    double se = sqrt(m2 / (double)(k - 1) / (double)k);
-    return mean - s->race_z * se > 0;
+    *mean = mu;
+    *se = sqrt(m2 / (double)(k - 1) / (double)k);
+    return true;
 }
 
 /* The race (not exact; off unless search_race): in every group, the set
@@ -309,12 +318,21 @@ static void race(struct search *s, size_t n)
                 if (!isnan(t) && (lead == SIZE_MAX || t < best))
                     lead = i, best = t;
             }
+            /* search_race_equiv: the leader's mean per seed sets the margin */
+            const double eq = p >= 0 && s->race_eq > 0 ? s->race_eq * best / (double)n : -1;
             for (size_t i = 0; lead != SIZE_MAX && i < s->nsets; i++) {
                 bool *dead = p < 0 ? &s->dead_avg[i] : &s->dead_ind[SP(s, i, (size_t)p)];
-                if (s->set_group[i] != g || *dead || i == lead || !behind(s, i, lead, p, n))
+                double mean, se;
+                if (s->set_group[i] != g || *dead || i == lead || !paired(s, i, lead, p, n, &mean, &se))
                     continue;
-                *dead = true;
-                s->stats.raced++;
+                if (mean - s->race_z * se > 0) { /* behind the leader */
+                    *dead = true;
+                    s->stats.raced++;
+                } else if (mean + s->race_z * se <= eq) { /* the leader's equal */
+                    *dead = true;
+                    s->stats.raced++;
+                    s->stats.equiv++;
+                }
             }
         }
 }

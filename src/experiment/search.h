@@ -67,10 +67,18 @@ size_t search_points(const struct search *s);
  * above 0 leaves the race. It may drop the true best; it makes the number
  * of seeds a clearly worse set is run on small. */
 void search_race(struct search *s, double z, size_t min_seeds);
+/* With equiv > 0 (racing on, individual bests only), a set also leaves a
+ * pattern's race once it is as good as the leader to within equiv: its
+ * paired differences' mean plus z standard errors is at most equiv times
+ * the leader's mean. Among sets that the seeds cannot tell apart the race
+ * then keeps the leader instead of running them all to the last seed; the
+ * pick is one of them, its mean within about that margin of the best's. */
+void search_race_equiv(struct search *s, double equiv);
 
 struct search_stats {
     size_t waves, run, cut, exact; /* points handed out; of them cut and exact */
     size_t raced;                  /* (set, pattern) or set left by the race */
+    size_t equiv;                  /* of them, left as the leader's equal (search_race_equiv) */
 };
 void search_stats(const struct search *s, struct search_stats *st);
 
