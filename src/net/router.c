@@ -1270,7 +1270,7 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
     w->cyc_nv += tor ? n->rnvc[r] : *nvc;
 
     const uint64_t pm1 = tor ? n->rports[r] : *rpm;
-    if (!lr && pm1 && !(pm1 & (pm1 - 1))) {
+    if (pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles at low load): no
          * other port can ask for its output, so after VC allocation (when
          * it holds a waiting head that may win) its ready VC from its
@@ -1462,9 +1462,9 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || inlined == 3 || inlined == 4 || inlined == 5 || inlined == 6)
-        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4,
-                    inlined == 6 ? 2 : inlined == 5, rmob);
+    if (inlined == 1 || (inlined >= 3 && inlined <= 8))
+        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4 || inlined >= 7,
+                    inlined == 6 || inlined == 8 ? 2 : inlined == 5 || inlined == 7, rmob);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1490,7 +1490,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     const uint64_t now = n->now;
     /* the torus's loops (no router's cycle there sets another's bit) drop
      * the emptied routers of a word at once */
-    const bool drop_once = inlined == 5 || inlined == 6;
+    const bool drop_once = inlined >= 5;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
@@ -1526,6 +1526,10 @@ RUN_ROUTERS(run_plain1_tor1, 6, false)
 RUN_ROUTERS(run_plain_obuf, 2, false)
 RUN_ROUTERS(run_plain1_rec, 4, false)
 RUN_ROUTERS(run_plain1_rec_mob, 4, true)
+RUN_ROUTERS(run_plain1_rec_tor, 7, false)
+RUN_ROUTERS(run_plain1_rec_tor1, 8, false)
+RUN_ROUTERS(run_plain1_rec_tor_mob, 7, true)
+RUN_ROUTERS(run_plain1_rec_tor1_mob, 8, true)
 
 void net_part_routers(struct net *n, struct net_part *w)
 {
@@ -1537,7 +1541,10 @@ void net_part_routers(struct net *n, struct net_part *w)
                                                                          : 0;
     if (n->va_hp && !router_keeps_ready(n)) /* another cycle: no note holds */
         memset(&n->va_hp[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_hp);
-    if (inlined == 4 && n->router_mob) /* a torus collective with the entropy circuit (paper 000) */
+    if (inlined == 4 && router_tor_loop(n)) /* a torus collective: the torus's loop with records */
+        (router_tor_one(n) ? (n->router_mob ? run_plain1_rec_tor1_mob : run_plain1_rec_tor1)
+                           : (n->router_mob ? run_plain1_rec_tor_mob : run_plain1_rec_tor))(n, w);
+    else if (inlined == 4 && n->router_mob) /* a collective with the entropy circuit (paper 000) */
         run_plain1_rec_mob(n, w);
     else if (inlined == 4) /* a torus collective */
         run_plain1_rec(n, w);
