@@ -1248,9 +1248,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
  * noted hopeless: n->va_hope), which are asked again after it. The outputs
  * are then served in router_step_impl's order, that of the first input port
  * asking each, so that the flits leave in the same order: without two
- * inputs asking one output, input-port order. Without link records, a
- * router holding flits at one input port only sends them without the
- * requests. */
+ * inputs asking one output, input-port order. A router holding flits at
+ * one input port only sends them without the requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
                      const uint64_t now, const bool xl, const bool lr, const int tor,
                      const bool ls)
@@ -1446,10 +1445,11 @@ bool router_keeps_ready(const struct net *n)
     return step == router_step_plain1 || step == router_step_plain1_rec;
 }
 
-/* Router r's cycle, by step or (inlined = 1, 3, 4, 5, 6 or 2) by plain1_step (3:
+/* Router r's cycle, by step or (inlined = 1 or 3 to 8) by plain1_step (3:
  * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
  * router_step_plain1_rec; 5: the torus's, router_tor_loop; 6: that on one
- * partition, router_tor_one) or router_step_impl for RM_PLAIN_OBUF. With rmob
+ * partition, router_tor_one; 7 and 8: 5 and 6 with link records, a torus
+ * collective's) or (2) router_step_impl for RM_PLAIN_OBUF. With rmob
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
@@ -1477,7 +1477,7 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
 }
 
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4 (router_step_plain1_rec) or 2
+ * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4, 7 or 8 (router_step_plain1_rec) or 2
  * (router_step_plain_obuf) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
