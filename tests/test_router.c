@@ -298,17 +298,21 @@ static void transit_priority(void **state)
 /* router.sw_hold: A (port 0) and B (port 1) each hold a VC of output X
  * (VC 0 and VC 1) for a packet of their own, three body flits queued, and
  * X's pointer at A. Flit by flit X alternates A, B, A; held, A's packet
- * keeps X until its flits run out (its hold then ends) and B waits. */
+ * keeps X until its flits run out (its hold then ends) and B waits. Both
+ * by the speedup-1 cycle and by the general one (n->links_taken). */
 static void switch_hold(void **state)
 {
     (void)state;
-    for (int held = 0; held < 2; held++) {
+    for (int t = 0; t < 4; t++) {
+        const int held = t & 1;
         struct saturn_config *cfg;
         struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
                                                        held ? "router.sw_hold=true"
                                                             : "router.sw_hold=false",
                                                        "traffic.packet_length=16", NULL},
                                  &cfg);
+        n->links_taken = t >> 1;
+        assert_int_equal(router_keeps_ready(n), !n->links_taken);
         const uint32_t r = 5, gp0 = r * (uint32_t)n->P;
         const uint32_t pa = net_packet_new(n, 0, 1, 16, false), pb = net_packet_new(n, 2, 1, 16, false);
         struct ivc *a = hold(n, r, 0, 0, 2, 0, pa), *b = hold(n, r, 1, 0, 2, 1, pb);
@@ -330,25 +334,31 @@ static void switch_hold(void **state)
     }
     /* a hold whose flit cannot cross (no credit) ends, and the output goes
      * to the other input in that cycle */
-    struct saturn_config *cfg;
-    struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
-                                                   "router.sw_hold=true",
-                                                   "traffic.packet_length=16", NULL},
-                             &cfg);
-    const uint32_t r = 5, gp0 = r * (uint32_t)n->P;
-    const uint32_t pa = net_packet_new(n, 0, 1, 16, false), pb = net_packet_new(n, 2, 1, 16, false);
-    struct ivc *a = hold(n, r, 0, 0, 2, 0, pa), *b = hold(n, r, 1, 0, 2, 1, pb);
-    put_flit(n, r, 0, 0, (flit_t){pa, 2, 0});
-    n->ports[gp0 + 2].sa_out_rr = 0;
-    router_step(n, &n->parts[0], r);
-    n->now++;
-    assert_int_equal(n->prare[gp0 + 0].hold_vc, 0);
-    n->ovcs[(size_t)(gp0 + 2) * n->V + 0].credits = 0;
-    router_step(n, &n->parts[0], r);
-    assert_int_equal(a->count, 1);
-    assert_int_equal(b->count, 0);
-    assert_int_equal(n->prare[gp0 + 0].hold_vc, -1);
-    test_net_free(n, cfg);
+    for (int any = 0; any < 2; any++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", "router.vcs=2",
+                                                       "router.sw_hold=true",
+                                                       "traffic.packet_length=16", NULL},
+                                 &cfg);
+        n->links_taken = any;
+        const uint32_t r = 5, gp0 = r * (uint32_t)n->P;
+        const uint32_t pa = net_packet_new(n, 0, 1, 16, false);
+        const uint32_t pb = net_packet_new(n, 2, 1, 16, false);
+        struct ivc *a = hold(n, r, 0, 0, 2, 0, pa), *b = hold(n, r, 1, 0, 2, 1, pb);
+        put_flit(n, r, 0, 0, (flit_t){pa, 2, 0});
+        n->ports[gp0 + 2].sa_out_rr = 0;
+        router_step(n, &n->parts[0], r);
+        n->now++;
+        assert_int_equal(n->prare[gp0 + 0].hold_vc, 0);
+        n->ovcs[(size_t)(gp0 + 2) * n->V + 0].credits = 0;
+        if (n->vready) /* as the last credit's crossing clears it (the speedup-1 cycle reads it) */
+            n->vready[gp0 + 0] &= ~1ULL;
+        router_step(n, &n->parts[0], r);
+        assert_int_equal(a->count, 1);
+        assert_int_equal(b->count, 0);
+        assert_int_equal(n->prare[gp0 + 0].hold_vc, -1);
+        test_net_free(n, cfg);
+    }
 }
 
 /* A run drained with every measured packet delivered; frees it. */

@@ -907,6 +907,20 @@ static inline void sw_hold_end(struct port_rare *pr, int p, int op)
     pr[op].hold_in = -1;
 }
 
+/* router.sw_hold after input p's VC v crossed to output op: held while the
+ * packet has a flit behind this one (BookSim ends the hold on the tail and
+ * on an empty VC too). */
+static inline void sw_hold_after(struct port_rare *pr, const struct port *ports, int p, int v,
+                                 int op)
+{
+    if ((ports[p].nonempty & ports[p].active) >> v & 1) {
+        pr[p].hold_vc = (int16_t)v;
+        pr[op].hold_in = (int16_t)p;
+    } else if (pr[p].hold_vc >= 0) {
+        sw_hold_end(pr, p, op);
+    }
+}
+
 HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const int M)
 {
     const int P = n->P, V = n->V;
@@ -1086,16 +1100,8 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
                 xfer(n, w, r, p, v, M);
                 if (ANY(M) && n->xbar_rate > 1 && ports[op].kind == PORT_NET)
                     xbar_burst(n, w, r, p, v);
-                if (ANY(M) && n->sw_hold) {
-                    /* held while the packet has a flit behind this one (BookSim
-                     * ends the hold on the tail and on an empty VC too) */
-                    if ((ports[p].nonempty & ports[p].active) >> v & 1) {
-                        pr[p].hold_vc = (int16_t)v;
-                        pr[op].hold_in = (int16_t)p;
-                    } else if (pr[p].hold_vc >= 0) {
-                        sw_hold_end(pr, p, op);
-                    }
-                }
+                if (ANY(M) && n->sw_hold)
+                    sw_hold_after(pr, ports, p, v, op);
                 ports[p].sa_in_rr = rr_past(v);
                 ports[op].sa_out_rr = rr_past(p);
             }
@@ -1239,6 +1245,23 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     }
 }
 
+/* router.sw_hold in plain1_step: input p's ready VCs m, its held VC alone
+ * when it holds one (held_in), else less those whose output another input
+ * holds (held_out). */
+static inline uint64_t sw_hold_ready(const struct ivc *ivcs, int V, int p, uint64_t m,
+                                     const struct port_rare *pr, uint64_t held_in,
+                                     uint64_t held_out)
+{
+    if (held_in >> p & 1)
+        return 1ULL << pr[p].hold_vc;
+    for (uint64_t k = held_out ? m : 0; k; k &= k - 1) {
+        const int v = __builtin_ctzll(k);
+        if (held_out >> ivcs[p * V + v].out_port & 1)
+            m &= ~(1ULL << v);
+    }
+    return m;
+}
+
 /* RM_PLAIN with speedup 1 and no output buffers (the torus's router):
  * router_step_impl's cycle with the switch requests made in the same pass
  * over the ports that looks for waiting heads, each port's from its ready
@@ -1252,7 +1275,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
  * one input port only sends them without the requests. */
 HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
                      const uint64_t now, const bool xl, const bool lr, const int tor,
-                     const bool ls)
+                     const bool ls, const bool hold)
 {
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
@@ -1269,6 +1292,26 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
     w->cyc_nv += tor ? n->rnvc[r] : *nvc;
 
     const uint64_t pm1 = tor ? n->rports[r] : *rpm;
+    /* router.sw_hold (router_step_impl's, the same rules): the holds that
+     * cannot send this cycle end first; a held input asks for its held VC
+     * alone, the others for none of the held outputs. A hold is only ever
+     * on an input holding flits (its packet's next one), so pm1 finds them
+     * all. */
+    struct port_rare *const pr = hold ? &n->prare[gp0] : NULL;
+    uint64_t held_in = 0, held_out = 0;
+    if (hold)
+        for (uint64_t pm = pm1; pm; pm &= pm - 1) {
+            const int p = __builtin_ctzll(pm), v = pr[p].hold_vc;
+            if (v < 0)
+                continue;
+            const int op = ivcs[p * V + v].out_port;
+            if ((ports[p].nonempty & vready[p]) >> v & 1) {
+                held_in |= 1ULL << p;
+                held_out |= 1ULL << op;
+            } else {
+                sw_hold_end(pr, p, op);
+            }
+        }
     if (pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles at low load): no
          * other port can ask for its output, so after VC allocation (when
@@ -1283,12 +1326,16 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
                     : tor || alloc_vc1_simple(n) ? n->alloc_vc1(n, w, r, p, __builtin_ctzll(wv))
                           : alloc_vc1_plain(n, w, r, p, __builtin_ctzll(wv))))
             return;
-        const uint64_t ready = ports[p].nonempty & vready[p];
+        /* (the only input holding flits: the only one that may hold) */
+        const uint64_t ready = held_in ? 1ULL << pr[p].hold_vc : ports[p].nonempty & vready[p];
         if (ready) {
             const int s = ports[p].sa_in_rr;
             const int v = unrotate(__builtin_ctzll(rotate_from(ready, s)), s);
+            const int op = ivcs[p * V + v].out_port;
             w->last_move = now;
             xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, v, now, xl, lr, tor, ls);
+            if (hold)
+                sw_hold_after(pr, ports, p, v, op);
         }
         return;
     }
@@ -1308,8 +1355,10 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             waiting |= 1ULL << p;
             wlast = wv;
         }
-        if (ready)
-            sa_request1(ports, ivcs, V, p, ready, &asked, &dup, osel, vsel, &inreq);
+        const uint64_t m = hold && ready ? sw_hold_ready(ivcs, V, p, ready, pr, held_in, held_out)
+                                         : ready;
+        if (m)
+            sa_request1(ports, ivcs, V, p, m, &asked, &dup, osel, vsel, &inreq);
     }
     if (waiting) {
         /* one head asks: alloc_vc1_plain */
@@ -1322,7 +1371,9 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
         inreq &= ~waiting; /* ask again with the VCs granted */
         for (uint64_t pm = waiting; pm; pm &= pm - 1) {
             const int p = __builtin_ctzll(pm);
-            const uint64_t m = ports[p].nonempty & vready[p];
+            uint64_t m = ports[p].nonempty & vready[p];
+            if (hold && m)
+                m = sw_hold_ready(ivcs, V, p, m, pr, held_in, held_out);
             if (m) {
                 const int s = ports[p].sa_in_rr;
                 const int v = unrotate(__builtin_ctzll(rotate_from(m, s)), s);
@@ -1347,6 +1398,8 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             const int p = __builtin_ctzll(im);
             xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr,
                         tor, ls);
+            if (hold)
+                sw_hold_after(pr, ports, p, vsel[p], osel[p]);
         }
         return;
     }
@@ -1369,19 +1422,21 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
             p = unrotate(__builtin_ctzll(rotate_from(om, s)), s);
         }
         xfer_plain1(n, w, r, nvc, rpm, ports, ivcs, ovcs, gp0, V, p, vsel[p], now, xl, lr, tor, ls);
+        if (hold)
+            sw_hold_after(pr, ports, p, vsel[p], op);
     }
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob, n->sw_hold);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, n->now, true, true, false, n->router_mob);
+    plain1_step(n, w, r, n->P, n->V, n->now, true, true, false, n->router_mob, n->sw_hold);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1412,9 +1467,11 @@ static void router_step_islip(struct net *n, struct net_part *w, uint32_t r)
 router_step_fn router_step_for(const struct net *n)
 {
     if (n->central || n->meta_bit || n->trace || n->packet_links || n->links_taken ||
-        n->transit_first || n->sw_hold || n->xbar_rate > 1 || n->ob_credits)
+        n->transit_first || n->xbar_rate > 1 || n->ob_credits)
         return router_step_any;
     const bool plain1 = !n->va_islip && !n->sw_islip && !n->obuf_on && n->speedup == 1;
+    if (n->sw_hold && !plain1) /* the held switch: plain1_step's, or the general cycle's */
+        return router_step_any;
     if (n->link_first)
         return plain1 && n->vready ? router_step_plain1_rec : router_step_any;
     if (n->va_islip || n->sw_islip)
@@ -1462,9 +1519,10 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
         nv = n->rnvc[r];
         na0 = w->cyc_na;
     }
-    if (inlined == 1 || (inlined >= 3 && inlined <= 8))
-        plain1_step(n, w, r, P, V, now, inlined == 1, inlined == 4 || inlined >= 7,
-                    inlined == 6 || inlined == 8 ? 2 : inlined == 5 || inlined == 7, rmob);
+    const int in = inlined & 15; /* (inlined & 16: router.sw_hold) */
+    if (in == 1 || (in >= 3 && in <= 8))
+        plain1_step(n, w, r, P, V, now, in == 1, in == 4 || in >= 7,
+                    in == 6 || in == 8 ? 2 : in == 5 || in == 7, rmob, inlined & 16);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
     else
@@ -1490,7 +1548,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     const uint64_t now = n->now;
     /* the torus's loops (no router's cycle there sets another's bit) drop
      * the emptied routers of a word at once */
-    const bool drop_once = inlined >= 5;
+    const bool drop_once = (inlined & 15) >= 5;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
@@ -1530,6 +1588,9 @@ RUN_ROUTERS(run_plain1_rec_tor, 7, false)
 RUN_ROUTERS(run_plain1_rec_tor1, 8, false)
 RUN_ROUTERS(run_plain1_rec_tor_mob, 7, true)
 RUN_ROUTERS(run_plain1_rec_tor1_mob, 8, true)
+RUN_ROUTERS(run_plain1_tor1_hold, 6 | 16, false)
+RUN_ROUTERS(run_plain1_rec_tor1_hold, 8 | 16, false)
+RUN_ROUTERS(run_plain1_rec_tor1_mob_hold, 8 | 16, true)
 
 void net_part_routers(struct net *n, struct net_part *w)
 {
@@ -1541,7 +1602,15 @@ void net_part_routers(struct net *n, struct net_part *w)
                                                                          : 0;
     if (n->va_hp && !router_keeps_ready(n)) /* another cycle: no note holds */
         memset(&n->va_hp[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_hp);
-    if (inlined == 4 && router_tor_loop(n)) /* a torus collective: the torus's loop with records */
+    if (n->sw_hold) { /* the held switch: the torus's loops' instances, else by step */
+        const bool one = router_tor_loop(n) && router_tor_one(n);
+        if (inlined == 4 && one)
+            (n->router_mob ? run_plain1_rec_tor1_mob_hold : run_plain1_rec_tor1_hold)(n, w);
+        else if (inlined == 3 && one && !n->router_mob)
+            run_plain1_tor1_hold(n, w);
+        else
+            run_routers(n, w, step, 0, n->router_mob);
+    } else if (inlined == 4 && router_tor_loop(n)) /* a torus collective: the torus's loop with records */
         (router_tor_one(n) ? (n->router_mob ? run_plain1_rec_tor1_mob : run_plain1_rec_tor1)
                            : (n->router_mob ? run_plain1_rec_tor_mob : run_plain1_rec_tor))(n, w);
     else if (inlined == 4 && n->router_mob) /* a collective with the entropy circuit (paper 000) */
