@@ -347,7 +347,7 @@ static const struct saturn_sweep_grid *locate(const struct saturn_sweep *sw, siz
 static void each_value(const struct saturn_sweep *sw, size_t p,
                        void (*fn)(void *, const struct saturn_sweep_axis *, const char *), void *user)
 {
-    size_t local;
+    size_t local = 0; /* set by locate when it finds the grid */
     const struct saturn_sweep_grid *g = locate(sw, p, &local);
     for (size_t a = g ? g->naxes : 0; a-- > 0;) {
         const struct saturn_sweep_axis *ax = &g->axes[a];

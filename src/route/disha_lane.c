@@ -299,7 +299,7 @@ static void lane_step(struct net *n, void *state)
     if (rc->held || now < rc->next_move)
         return;
     uint32_t r = rc->ring[rc->pos];
-    int p, v;
+    int p = 0, v = 0; /* set by find_victim when it finds one */
     if (net_router_holds(n, r) && find_victim(n, rc, r, &p, &v)) {
         const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
         struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
