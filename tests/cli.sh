@@ -224,6 +224,18 @@ contains sweep-shared "$tmp/out" "points shared another's run"
 check sweep-no-share 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ent1.csv" -j 2 --no-share -q
 diff <(nowall "$tmp/ent.csv") <(nowall "$tmp/ent1.csv") >/dev/null && pass=$((pass + 1)) ||
     { fail=$((fail + 1)); echo "FAIL sweep-no-share: shared and lone runs differ"; }
+# One unit of shared runs (one pattern and seed): with -j 2 the thread running
+# it hands the followers that leave to the idle one (saturn_run_shared_split),
+# and every row is still the point's own.
+sed -e 's/^traffic.pattern = shfl, torn/traffic.pattern = shfl/' -e 's/^sim.seed = 1:4/sim.seed = 2/' \
+    -e '/^\[sweep base\]/,/^sim.seed/d' -e '/^\[sweep noth\]/,/^sim.seed/d' \
+    -e '/^\[summary\]/,$d' "$tmp/ent.ini" >"$tmp/unit.ini"
+check sweep-unit-split 0 "$bin" sweep "$tmp/unit.ini" --csv "$tmp/unit2.csv" -j 2
+contains sweep-unit-split "$tmp/out" "18 points run, 0 skipped (already in CSV)"
+contains sweep-unit-split "$tmp/out" "2 workers"
+check sweep-unit-serial 0 "$bin" sweep "$tmp/unit.ini" --csv "$tmp/unit1.csv" -j 1 -q
+diff <(nowall "$tmp/unit1.csv") <(nowall "$tmp/unit2.csv") >/dev/null && pass=$((pass + 1)) ||
+    { fail=$((fail + 1)); echo "FAIL sweep-unit-split: -j 1 and -j 2 rows differ"; }
 check sweep-search 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ents.csv" -j 2 --summary --search
 contains sweep-search "$tmp/out" "search: "
 diff "$tmp/ent.summary.csv" "$tmp/ents.summary.csv" >/dev/null && pass=$((pass + 1)) ||

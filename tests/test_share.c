@@ -195,6 +195,99 @@ static void many_followers_across_words(void **state)
     group_free(&g);
 }
 
+/* saturn_run_shared_split: a part of a call's configurations handed off
+ * whenever the caller asks (a sweep's idle thread) and run by later calls:
+ * every configuration is reported exactly once, with its own run's results. */
+struct handoff {
+    struct got *got;
+    const size_t *map;   /* this call's index -> the group's */
+    size_t *taken, ntaken, takes;
+};
+
+static bool always_want(void *user)
+{
+    (void)user;
+    return true;
+}
+
+static int take_some(void *user, const size_t *idx, size_t k)
+{
+    struct handoff *h = user;
+    assert_true(k >= 1);
+    h->taken = realloc(h->taken, (h->ntaken + k) * sizeof *h->taken);
+    assert_non_null(h->taken);
+    for (size_t j = 0; j < k; j++)
+        h->taken[h->ntaken++] = h->map[idx[j]];
+    h->takes++;
+    return 0;
+}
+
+static int collect_mapped(void *user, size_t i, const struct saturn_results *r, bool shared)
+{
+    struct handoff *h = user;
+    return collect(h->got, h->map[i], r, shared);
+}
+
+static void split_hands_off_followers(void **state)
+{
+    (void)state;
+    static const char *const ron[] = {"5", "50", "70", "80", "90", "100"};
+    static const char *const roff[] = {"50", "70", "90", "100"};
+    static const char *const rn[] = {"0", "10", "90"};
+    struct group g = {0};
+    char a[32], b[32], c[32];
+    for (size_t i = 0; i < 6; i++)
+        for (size_t j = 0; j < 4; j++)
+            for (size_t k = 0; k < 3; k++) {
+                snprintf(a, sizeof a, "entropy.ron=%s", ron[i]);
+                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
+                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
+                add(&g, (const char *const[]){NET8, "control.model=gt.a", "entropy.tg=4",
+                                              "traffic.pattern=shfl", "sim.seed=2", a, b, c,
+                                              NULL});
+            }
+    struct got whole, parts;
+    struct saturn_share_stats st = run_group(&g, NULL, &whole);
+    parts.n = g.n;
+    parts.calls = 0;
+    parts.r = calloc(g.n, sizeof *parts.r);
+    parts.seen = calloc(g.n, sizeof *parts.seen);
+    parts.shared = calloc(g.n, sizeof *parts.shared);
+    /* the first call on everything, then each handed-off part in turn */
+    size_t *todo = malloc(g.n * sizeof *todo), ntodo = g.n, calls = 0, takes = 0, runs = 0;
+    for (size_t i = 0; i < g.n; i++)
+        todo[i] = i;
+    while (ntodo) {
+        const struct saturn_config **cs = malloc(ntodo * sizeof *cs);
+        for (size_t i = 0; i < ntodo; i++)
+            cs[i] = g.c[todo[i]];
+        struct handoff h = {&parts, todo, NULL, 0, 0};
+        const struct saturn_share_split split = {always_want, take_some, &h};
+        struct saturn_share_stats pst;
+        struct saturn_error err = {0};
+        assert_int_equal(saturn_run_shared_split(cs, ntodo, NULL, collect_mapped, &h, &split,
+                                                 &pst, &err),
+                         SATURN_OK);
+        assert_int_equal(pst.runs + pst.shared + h.ntaken, ntodo);
+        runs += pst.runs;
+        takes += h.takes;
+        calls++;
+        free(cs);
+        free(todo);
+        todo = h.taken ? h.taken : malloc(1);
+        ntodo = h.ntaken;
+    }
+    free(todo);
+    assert_int_equal(parts.calls, g.n); /* each exactly once (collect asserts it) */
+    for (size_t i = 0; i < g.n; i++)
+        assert_same_run(&parts.r[i], &whole.r[i]);
+    assert_true(takes >= 2 && calls >= 3); /* it did split, more than once */
+    assert_true(runs >= st.runs);          /* a shared run may be made on both sides */
+    got_free(&whole);
+    got_free(&parts);
+    group_free(&g);
+}
+
 /* Runs that differ elsewhere (seed, pattern, guard time) never share. */
 static void other_keys_never_share(void **state)
 {
@@ -488,6 +581,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(shared_runs_are_their_own),
         cmocka_unit_test(many_followers_across_words),
+        cmocka_unit_test(split_hands_off_followers),
         cmocka_unit_test(other_keys_never_share),
         cmocka_unit_test(share_key_is_the_old_text_key),
         cmocka_unit_test(follow_keys_come_from_the_controller),

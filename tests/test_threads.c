@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "saturn/io.h"
 #include "support.h"
@@ -81,6 +82,11 @@ static void on_row(void *user, const struct saturn_series_row *row)
  * generation, the time series and, if chart, the link chart. */
 static void record(const char *const *kv, int threads, bool chart, struct rec *x)
 {
+    /* A joined worker of the previous run may still be listed in /proc for a
+     * moment (longer on a loaded machine): wait, at most 2 s, until this
+     * process is its main thread alone, so that the counts are this run's. */
+    for (int t = 0; t < 2000 && process_threads() > 1; t++)
+        nanosleep(&(struct timespec){0, 1000000}, NULL);
     memset(x, 0, sizeof *x);
     struct saturn_config *c = test_config(kv);
     if (threads) {

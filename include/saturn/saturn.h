@@ -156,6 +156,23 @@ struct saturn_share_stats {
 int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n,
                       const uint64_t *cutoff, saturn_shared_fn fn, void *user,
                       struct saturn_share_stats *st, struct saturn_error *err);
+/* The same with a way to hand work to other threads: after each simulation
+ * whose followers left, when want(user) says so, the last half of them go
+ * to take(user, idx, k) (indices into cfgs) instead of being run here, so
+ * that a caller with an idle thread can run them there (saturn_run_shared_split
+ * again, on those configurations). The configurations taken are not
+ * reported by this call; each one's results are the same wherever it runs
+ * (a run shared on one side may be simulated on both). take returning
+ * non-zero stops everything and is returned. split NULL: saturn_run_shared. */
+struct saturn_share_split {
+    bool (*want)(void *user);
+    int (*take)(void *user, const size_t *idx, size_t k);
+    void *user;
+};
+int saturn_run_shared_split(const struct saturn_config *const *cfgs, size_t n,
+                            const uint64_t *cutoff, saturn_shared_fn fn, void *user,
+                            const struct saturn_share_split *split,
+                            struct saturn_share_stats *st, struct saturn_error *err);
 /* A lower bound on a collective's duration (cycles), whatever its injection
  * control and schedule: the busiest injection, ejection or (under DOR)
  * network channel of the run's own packets, one flit a cycle. */

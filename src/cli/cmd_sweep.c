@@ -430,8 +430,9 @@ static int run_sweep(const struct saturn_sweep *sw, const struct sweep_args *a,
         if (!rc)
             rc = saturn_sweep_csv_sort(a->csv, &err); /* deterministic final file */
         if (!rc && !a->quiet) {
-            printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s\n", pool.finished,
-                   sw->npoints - ntodo, now() - t0);
+            printf("sweep: %zu points run, %zu skipped (already in CSV), %.1f s, %d worker%s\n",
+                   pool.finished, sw->npoints - ntodo, now() - t0, pool.workers,
+                   pool.workers == 1 ? "" : "s");
             if (pool.stats.shared) {
                 const struct saturn_share_stats *st = &pool.stats;
                 printf("sweep: %llu simulations (%.0f cycles each); %llu points shared another's "

@@ -14,11 +14,22 @@
 #include "control/control.h"
 #include "saturn/saturn.h"
 
+/* A part of a unit handed off by the thread running it to an idle one
+ * (saturn_run_shared_split): its point ids. */
+struct piece {
+    struct piece *next;
+    size_t n;
+    size_t ids[];
+};
+
 struct shared {
     struct sweep_pool *p;
     pthread_mutex_t lock;
+    pthread_cond_t more; /* a piece was queued, or the last unit ended */
     size_t next;
     size_t *order, *unit, nunits; /* the todo points in units (run only) */
+    struct piece *pieces;         /* handed off, not yet taken (a stack) */
+    size_t busy, idle;            /* threads running a unit or piece; waiting for one */
 };
 
 /* ---- units: points that may share simulations ---- */
@@ -122,6 +133,34 @@ struct unit_run {
     const size_t *ids;
 };
 
+/* saturn_run_shared_split's questions: is a thread waiting for work? */
+static bool unit_want(void *user)
+{
+    const struct unit_run *u = user;
+    pthread_mutex_lock(&u->sh->lock);
+    bool idle = u->sh->idle > 0 && !u->sh->pieces && !u->sh->p->err.code;
+    pthread_mutex_unlock(&u->sh->lock);
+    return idle;
+}
+
+/* ... then these points are its. */
+static int unit_take(void *user, const size_t *idx, size_t k)
+{
+    const struct unit_run *u = user;
+    struct piece *pc = malloc(sizeof *pc + k * sizeof pc->ids[0]);
+    if (!pc)
+        return SATURN_ENOMEM;
+    pc->n = k;
+    for (size_t j = 0; j < k; j++)
+        pc->ids[j] = u->ids[idx[j]];
+    pthread_mutex_lock(&u->sh->lock);
+    pc->next = u->sh->pieces;
+    u->sh->pieces = pc;
+    pthread_cond_signal(&u->sh->more);
+    pthread_mutex_unlock(&u->sh->lock);
+    return SATURN_OK;
+}
+
 static int on_shared(void *user, size_t i, const struct saturn_results *r, bool shared)
 {
     (void)shared;
@@ -160,9 +199,10 @@ static void run_unit(struct shared *sh, const size_t *ids, size_t n)
             cut[i] = p->cutoff[ids[i]];
     }
     struct unit_run u = {sh, ids};
+    const struct saturn_share_split split = {unit_want, unit_take, &u};
     if (!rc)
-        rc = saturn_run_shared((const struct saturn_config *const *)cfgs, n, cut, on_shared, &u,
-                               &st, &err);
+        rc = saturn_run_shared_split((const struct saturn_config *const *)cfgs, n, cut, on_shared,
+                                     &u, &split, &st, &err);
     pthread_mutex_lock(&sh->lock);
     if (rc && !p->err.code)
         sweep_pool_fail(p, bad, rc == SATURN_ENOMEM && !err.code
@@ -243,15 +283,44 @@ static void *worker(void *arg)
 {
     struct shared *sh = arg;
     struct sweep_pool *p = sh->p;
-    while (sh->order) { /* units */
-        pthread_mutex_lock(&sh->lock);
-        bool stop = p->err.code || sh->next == sh->nunits;
-        size_t u = stop ? 0 : sh->next++;
+    /* Units, then the pieces that threads still running one hand off while
+     * another waits (a batch's last units would otherwise keep one thread
+     * busy and the others idle). */
+    pthread_mutex_lock(&sh->lock);
+    while (sh->order) {
+        struct piece *pc = NULL;
+        size_t u = 0;
+        if (p->err.code)
+            break;
+        if (sh->pieces) {
+            pc = sh->pieces;
+            sh->pieces = pc->next;
+        } else if (sh->next < sh->nunits) {
+            u = sh->next++;
+        } else if (sh->busy) { /* one may hand a piece off */
+            sh->idle++;
+            pthread_cond_wait(&sh->more, &sh->lock);
+            sh->idle--;
+            continue;
+        } else {
+            break;
+        }
+        sh->busy++;
         pthread_mutex_unlock(&sh->lock);
-        if (stop)
-            return NULL;
-        run_unit(sh, sh->order + sh->unit[u], sh->unit[u + 1] - sh->unit[u]);
+        if (pc)
+            run_unit(sh, pc->ids, pc->n);
+        else
+            run_unit(sh, sh->order + sh->unit[u], sh->unit[u + 1] - sh->unit[u]);
+        free(pc);
+        pthread_mutex_lock(&sh->lock);
+        if (--sh->busy == 0 || p->err.code) /* the waiting ones may be done */
+            pthread_cond_broadcast(&sh->more);
     }
+    if (sh->order) {
+        pthread_mutex_unlock(&sh->lock);
+        return NULL;
+    }
+    pthread_mutex_unlock(&sh->lock);
     for (;;) {
         pthread_mutex_lock(&sh->lock);
         bool stop = p->err.code || sh->next == p->ntodo;
@@ -287,13 +356,14 @@ int sweep_pool_run(struct sweep_pool *p, int jobs)
             return saturn_error_set(&p->err, SATURN_ENOMEM, "out of memory");
         }
     }
-    size_t work = sh.order ? sh.nunits : p->ntodo;
+    /* every point may end up on a thread of its own (units are split, above) */
+    size_t work = p->ntodo;
     if (jobs < 1)
         jobs = 1;
     if ((size_t)jobs > work)
         jobs = work ? (int)work : 1;
     pthread_t *th = calloc((size_t)jobs, sizeof *th);
-    if (!th || pthread_mutex_init(&sh.lock, NULL)) {
+    if (!th || pthread_mutex_init(&sh.lock, NULL) || pthread_cond_init(&sh.more, NULL)) {
         free(th);
         free(sh.order);
         free(sh.unit);
@@ -312,6 +382,12 @@ int sweep_pool_run(struct sweep_pool *p, int jobs)
     for (int i = 0; i < started; i++)
         pthread_join(th[i], NULL);
     pthread_mutex_destroy(&sh.lock);
+    pthread_cond_destroy(&sh.more);
+    while (sh.pieces) { /* left by a failure */
+        struct piece *pc = sh.pieces;
+        sh.pieces = pc->next;
+        free(pc);
+    }
     free(th);
     free(sh.order);
     free(sh.unit);

@@ -163,6 +163,14 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
                       saturn_shared_fn fn, void *user, struct saturn_share_stats *st,
                       struct saturn_error *err)
 {
+    return saturn_run_shared_split(cfgs, n, cutoff, fn, user, NULL, st, err);
+}
+
+int saturn_run_shared_split(const struct saturn_config *const *cfgs, size_t n,
+                            const uint64_t *cutoff, saturn_shared_fn fn, void *user,
+                            const struct saturn_share_split *split,
+                            struct saturn_share_stats *st, struct saturn_error *err)
+{
     struct saturn_share_stats local;
     if (!st)
         st = &local;
@@ -190,6 +198,14 @@ int saturn_run_shared(const struct saturn_config *const *cfgs, size_t n, const u
         while (!rc && m) {
             size_t nrest = 0;
             rc = run_leader(cfgs, cutoff, idx, m, rest, &nrest, fcfg, fcut, fn, user, st, err);
+            /* the caller has an idle thread: the last half of the ones that
+             * left go to it (a run they would have shared may then be made
+             * on both sides: more simulations, the same results) */
+            if (!rc && split && nrest >= 2 && split->want(split->user)) {
+                const size_t k = nrest / 2;
+                rc = split->take(split->user, rest + nrest - k, k);
+                nrest -= k;
+            }
             memcpy(idx, rest, nrest * sizeof *idx);
             m = nrest;
         }

@@ -620,6 +620,13 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "applies to the separable allocators (router.sw_alloc = "
                                   "input_first, router.vc_alloc = separable)");
     n->sw_hold = saturn_config_bool(cfg, "router.sw_hold");
+    /* Beyond a core's L2 (1 MiB here) the routers' ports and VCs are fetched
+     * again every cycle: the torus's loops then prefetch the next router's
+     * (measured: about 3-5 % on a 32x32 torus, 19 % slower on a 16x16 that
+     * fits; docs/PERFORMANCE.md). A hint: no result depends on it. */
+    n->prefetch_next = (size_t)n->topo.routers * (size_t)n->P *
+                           (sizeof(struct port) + 2 * (size_t)n->V * sizeof(struct ivc)) >
+                       ((size_t)1 << 20);
     if (n->sw_hold && (n->sw_islip || n->speedup != 1))
         return saturn_config_fail(cfg, "router.sw_hold", err,
                                   "holds one match per input and output port: it needs "

@@ -1549,11 +1549,24 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     /* the torus's loops (no router's cycle there sets another's bit) drop
      * the emptied routers of a word at once */
     const bool drop_once = (inlined & 15) >= 5;
+    const bool prefetch = drop_once && n->prefetch_next;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
             const uint32_t r = wd * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
+            if (prefetch && m) { /* the next router's ports and VCs (n->prefetch_next) */
+                const size_t g2 = (size_t)(wd * 64 + (uint32_t)__builtin_ctzll(m)) * (size_t)P;
+                const char *pp = (const char *)&n->ports[g2];
+                const char *ip = (const char *)&n->ivcs[g2 * (size_t)V];
+                const char *op = (const char *)&n->ovcs[g2 * (size_t)V];
+                for (int k = 0; k < P; k++)
+                    __builtin_prefetch(pp + 64 * k);
+                for (int k = 0; k < P * V * (int)sizeof(struct ivc); k += 64) {
+                    __builtin_prefetch(ip + k);
+                    __builtin_prefetch(op + k);
+                }
+            }
             step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
