@@ -621,8 +621,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
                                   "input_first, router.vc_alloc = separable)");
     n->sw_hold = saturn_config_bool(cfg, "router.sw_hold");
     /* Beyond a core's L2 (1 MiB here) the routers' ports and VCs are fetched
-     * again every cycle: the torus's loops then prefetch the next router's
-     * (measured: about 3-5 % on a 32x32 torus, 19 % slower on a 16x16 that
+     * again every cycle: the torus's loops and the output-buffered one then
+     * prefetch the next router's (measured: 2-16 % on a 32x32 torus, 7 % on
+     * paper 004's 16,512-node Dragonfly, 19 % slower on a 16x16 torus that
      * fits; docs/PERFORMANCE.md). A hint: no result depends on it. */
     n->prefetch_next = (size_t)n->topo.routers * (size_t)n->P *
                            (sizeof(struct port) + 2 * (size_t)n->V * sizeof(struct ivc)) >

@@ -326,8 +326,9 @@ struct net {
     bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
     bool transit_first;     /* router.transit_priority: an output serves inputs from other
                                routers before the router's injection ports */
-    bool prefetch_next;     /* the torus's loops prefetch the next active router's ports and
-                               VCs: set when they are larger than a core's L2 (net_create) */
+    bool prefetch_next;     /* the torus's and the output-buffered loops prefetch the next
+                               active router's ports and VCs: set when they are larger than a
+                               core's L2 (net_create) */
     bool sw_hold;           /* router.sw_hold: a packet keeps its input-output match in the
                                switch while its next flit can cross (port_rare.hold_*) */
     bool va_stage;          /* router.va_stage: an output VC freed in cycle t is allocated

@@ -1550,6 +1550,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
      * the emptied routers of a word at once */
     const bool drop_once = (inlined & 15) >= 5;
     const bool prefetch = drop_once && n->prefetch_next;
+    const bool prefetch_ob = inlined == 2 && n->prefetch_next;
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
@@ -1565,6 +1566,20 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                 for (int k = 0; k < P * V * (int)sizeof(struct ivc); k += 64) {
                     __builtin_prefetch(ip + k);
                     __builtin_prefetch(op + k);
+                }
+            }
+            if (prefetch_ob && m) {
+                /* the next router's busy ports and their VCs (n->prefetch_next; its
+                 * other ports are not read: a Dragonfly router has 31) */
+                const uint32_t r2 = wd * 64 + (uint32_t)__builtin_ctzll(m);
+                const size_t g2 = (size_t)r2 * (size_t)P;
+                for (uint64_t pm = n->rports[r2] | n->robuf[r2]; pm; pm &= pm - 1) {
+                    const size_t gp = g2 + (size_t)__builtin_ctzll(pm);
+                    __builtin_prefetch(&n->ports[gp]);
+                    __builtin_prefetch(&n->ivcs[gp * (size_t)V]);
+                    __builtin_prefetch(&n->ivcs[gp * (size_t)V + (size_t)V - 1]);
+                    __builtin_prefetch(&n->ovcs[gp * (size_t)V]);
+                    __builtin_prefetch(&n->ovcs[gp * (size_t)V + (size_t)V - 1]);
                 }
             }
             step_router(n, w, r, P, V, now, step, inlined, rmob);
