@@ -156,6 +156,25 @@ static void shared_runs_are_their_own(void **state)
     group_free(&g);
 }
 
+/* gt.a (tG 4) on every (Ron, Roff, Rn) of the lists, one pattern and seed. */
+static void add_gta_grid(struct group *g, const char *const *ron, size_t nron,
+                         const char *const *roff, size_t nroff, const char *const *rn, size_t nrn,
+                         const char *pattern, const char *seed)
+{
+    char a[32], b[32], c[32], p[32], sd[32];
+    snprintf(p, sizeof p, "traffic.pattern=%s", pattern);
+    snprintf(sd, sizeof sd, "sim.seed=%s", seed);
+    for (size_t i = 0; i < nron; i++)
+        for (size_t j = 0; j < nroff; j++)
+            for (size_t k = 0; k < nrn; k++) {
+                snprintf(a, sizeof a, "entropy.ron=%s", ron[i]);
+                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
+                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
+                add(g, (const char *const[]){NET8, "control.model=gt.a", "entropy.tg=4", p, sd,
+                                             a, b, c, NULL});
+            }
+}
+
 /* More followers than one 64-bit word, leaving word by word (the attached
  * words are tracked, src/control/entropy.c), and nodes that see the same
  * sums in a cycle (the ranks are remembered per pair): each configuration
@@ -167,17 +186,7 @@ static void many_followers_across_words(void **state)
     static const char *const roff[] = {"10", "50", "70", "90", "95", "100"};
     static const char *const rn[] = {"0", "1", "10", "30", "90"};
     struct group g = {0};
-    char a[32], b[32], c[32];
-    for (size_t i = 0; i < 7; i++)
-        for (size_t j = 0; j < 6; j++)
-            for (size_t k = 0; k < 5; k++) {
-                snprintf(a, sizeof a, "entropy.ron=%s", ron[i]);
-                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
-                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
-                add(&g, (const char *const[]){NET8, "control.model=gt.a", "entropy.tg=4",
-                                              "traffic.pattern=rand", "sim.seed=3", a, b, c,
-                                              NULL});
-            }
+    add_gta_grid(&g, ron, 7, roff, 6, rn, 5, "rand", "3");
     struct got got;
     struct saturn_share_stats st = run_group(&g, NULL, &got);
     for (size_t i = 0; i < g.n; i++) {
@@ -235,17 +244,7 @@ static void split_hands_off_followers(void **state)
     static const char *const roff[] = {"50", "70", "90", "100"};
     static const char *const rn[] = {"0", "10", "90"};
     struct group g = {0};
-    char a[32], b[32], c[32];
-    for (size_t i = 0; i < 6; i++)
-        for (size_t j = 0; j < 4; j++)
-            for (size_t k = 0; k < 3; k++) {
-                snprintf(a, sizeof a, "entropy.ron=%s", ron[i]);
-                snprintf(b, sizeof b, "entropy.roff=%s", roff[j]);
-                snprintf(c, sizeof c, "entropy.rn=%s", rn[k]);
-                add(&g, (const char *const[]){NET8, "control.model=gt.a", "entropy.tg=4",
-                                              "traffic.pattern=shfl", "sim.seed=2", a, b, c,
-                                              NULL});
-            }
+    add_gta_grid(&g, ron, 6, roff, 4, rn, 3, "shfl", "2");
     struct got whole, parts;
     struct saturn_share_stats st = run_group(&g, NULL, &whole);
     parts.n = g.n;
