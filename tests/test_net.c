@@ -777,6 +777,39 @@ static void held_fast_cycle_same(void **state)
     assert_true(moved >= 3);
 }
 
+/* Steady traffic under the entropy circuit (paper 000's Figs. 11-13) on the
+ * torus's loop (run_plain1_tor{,1}_mob and the held switch's instance)
+ * against router_step_any: the same results, the circuit's per-router
+ * counts and the free-link test of cycle stealing (last_send) included. */
+static void entropy_steady_torus_loop_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {"network.k=8",         "router.vcs=3",      "router.buf_flits=4",
+                                "routing.dateline=cumulative", "traffic.packet_length=8",
+                                "steady.warmup=300",   "steady.measure=600", "steady.drain_max=2000",
+                                "sim.check_invariants=true"};
+    const char *const cases[][8] = {
+        {"traffic.flit_rate=0.3", "control.model=hyst", "entropy.ron=60", "entropy.roff=80",
+         "entropy.rn=30", NULL},
+        {"traffic.flit_rate=0.25", "traffic.pattern=shfl", "control.model=base", "entropy.rth=70",
+         "entropy.rn=30", "entropy.info=vcc", NULL},
+        {"traffic.flit_rate=0.3", "control.model=gt.x", "entropy.tg=8", "entropy.ron=70",
+         "router.sw_hold=true", NULL},
+        {"traffic.flit_rate=0.3", "control.model=gt.a", "entropy.tg=4", "entropy.ron=70",
+         "sim.threads=2", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        assert_true(sf->net.router_mob && router_tor_loop(&sf->net) && router_keeps_ready(&sf->net));
+        assert_false(router_keeps_ready(&sa->net));
+        assert_true(f.measured_delivered > 0 && f.throttled_mean > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
 /* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
  * router: VCT, speedup 2, a routing delay) against router_step_any on the
  * same runs: its VC allocation looks only at the ports that may hold a
@@ -1083,6 +1116,7 @@ int main(void)
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
         cmocka_unit_test(held_fast_cycle_same),
+        cmocka_unit_test(entropy_steady_torus_loop_same),
         cmocka_unit_test_setup_teardown(bounded_fast_cycle_same, test_dir_setup,
                                         test_dir_teardown),
         cmocka_unit_test(credit_back_after_its_delay),

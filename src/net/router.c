@@ -1616,7 +1616,10 @@ RUN_ROUTERS(run_plain1_rec_tor, 7, false)
 RUN_ROUTERS(run_plain1_rec_tor1, 8, false)
 RUN_ROUTERS(run_plain1_rec_tor_mob, 7, true)
 RUN_ROUTERS(run_plain1_rec_tor1_mob, 8, true)
+RUN_ROUTERS(run_plain1_tor_mob, 5, true)
+RUN_ROUTERS(run_plain1_tor1_mob, 6, true)
 RUN_ROUTERS(run_plain1_tor1_hold, 6 | 16, false)
+RUN_ROUTERS(run_plain1_tor1_mob_hold, 6 | 16, true)
 RUN_ROUTERS(run_plain1_rec_tor1_hold, 8 | 16, false)
 RUN_ROUTERS(run_plain1_rec_tor1_mob_hold, 8 | 16, true)
 
@@ -1634,8 +1637,8 @@ void net_part_routers(struct net *n, struct net_part *w)
         const bool one = router_tor_loop(n) && router_tor_one(n);
         if (inlined == 4 && one)
             (n->router_mob ? run_plain1_rec_tor1_mob_hold : run_plain1_rec_tor1_hold)(n, w);
-        else if (inlined == 3 && one && !n->router_mob)
-            run_plain1_tor1_hold(n, w);
+        else if (inlined == 3 && one)
+            (n->router_mob ? run_plain1_tor1_mob_hold : run_plain1_tor1_hold)(n, w);
         else
             run_routers(n, w, step, 0, n->router_mob);
     } else if (inlined == 4 && router_tor_loop(n)) /* a torus collective: the torus's loop with records */
@@ -1645,6 +1648,8 @@ void net_part_routers(struct net *n, struct net_part *w)
         run_plain1_rec_mob(n, w);
     else if (inlined == 4) /* a torus collective */
         run_plain1_rec(n, w);
+    else if (inlined == 3 && n->router_mob && router_tor_loop(n)) /* the entropy circuit's torus */
+        (router_tor_one(n) ? run_plain1_tor1_mob : run_plain1_tor_mob)(n, w);
     else if (n->router_mob) /* rare (gsum_init): the others need not test it per router */
         run_routers(n, w, step, inlined, true);
     else if (inlined == 3 && router_tor_loop(n)) /* the torus's */
