@@ -184,41 +184,8 @@ check sweep-copy-1 2 env SLURM_PROCID=1 SLURM_STEP_NUM_TASKS=2 "$bin" sweep "$tm
 
 # Shared runs (entropy thresholds) give the rows each point gives alone; the
 # search keeps what the summary needs and its summary picks the same sets.
-cat >"$tmp/ent.ini" <<'EOF'
-[network]
-k = 8
-[router]
-vcs = 3
-buf_flits = 4
-[routing]
-dateline = cumulative
-tie = random
-[traffic]
-packet_length = 8
-[sim]
-workload = collective
-[collective]
-packets = 6
-[sweep noth]
-control.model = noth
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[sweep base]
-control.model = base
-entropy.rth = 5, 60:100:10
-entropy.rn = 0, 30, 98
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[sweep hyst]
-control.model = hyst
-entropy.ron = 60, 80, 100
-entropy.roff = 70, 90, 100
-entropy.rn = 0, 98
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[summary]
-baseline = control.model=noth
-EOF
+# paper 000's circuit on an 8x8 torus: noth, base and hyst grids on shfl and torn, seeds 1-4
+cp "$src/tests/specs/collective-entropy-8x8.ini" "$tmp/ent.ini"
 check sweep-shared 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ent.csv" -j 2 --summary
 contains sweep-shared "$tmp/out" "points shared another's run"
 check sweep-no-share 0 "$bin" sweep "$tmp/ent.ini" --csv "$tmp/ent1.csv" -j 2 --no-share -q

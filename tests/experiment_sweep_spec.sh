@@ -11,42 +11,9 @@ d=$(mktemp -d); trap 'rm -rf "$d"' EXIT
 fails=0
 check() { if [ "$2" != "$3" ]; then echo "FAIL $1: got [$2] want [$3]"; fails=$((fails + 1)); fi; }
 
-cat >"$d/grid.ini" <<'EOF'
-[network]
-k = 8
-[router]
-vcs = 3
-buf_flits = 4
-[routing]
-dateline = cumulative
-tie = random
-[traffic]
-packet_length = 8
-[sim]
-workload = collective
-[collective]
-packets = 6
-[sweep noth]
-control.model = noth
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[sweep base]
-; a comment with traffic.pattern = x stays
-control.model = base
-entropy.rth = 5, 60:100:20
-entropy.rn = 0, 30, 98
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[sweep hyst]
-control.model = hyst
-entropy.ron = 60, 100
-entropy.roff = 70, 100
-entropy.rn = 0, 98
-traffic.pattern = shfl, torn
-sim.seed = 1:4
-[summary]
-baseline = control.model=noth
-EOF
+# the suite's small grid (also tests/cli.sh's), a comment that names a key in a sweep
+sed '/^\[sweep base\]$/a ; a comment with traffic.pattern = x stays' \
+    "$2/tests/specs/collective-entropy-8x8.ini" >"$d/grid.ini"
 python3 "$2/experiments/common/sweep_spec.py" once "$d/grid.ini" "$d/once.ini" shfl
 check "sections" "$(grep '^\[sweep' "$d/once.ini" | tr '\n' ' ')" \
   "[sweep noth] [sweep noth more-seeds] [sweep base] [sweep base more-seeds] [sweep hyst] [sweep hyst more-seeds] "
@@ -56,8 +23,8 @@ check "comment kept" "$(grep -c '^; a comment with traffic.pattern = x stays$' "
 
 "$bin" sweep "$d/once.ini" --csv "$d/all.csv" -j 2 --summary -q || fails=$((fails + 1))
 "$bin" sweep "$d/once.ini" --csv "$d/search.csv" -j 2 --summary --search both -q || fails=$((fails + 1))
-# every set once on shfl and four times on torn: 21 sets x 5 runs
-check "points" "$(($(wc -l <"$d/all.csv") - 1))" "105"
+# every set once on shfl and four times on torn: 37 sets x 5 runs
+check "points" "$(($(wc -l <"$d/all.csv") - 1))" "185"
 # n per pattern in the summary (the column after the parameters)
 n_of() { awk -F, -v p="$1" 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "n") c = i; next }
                             $3 == p && $2 == "baseline" { print $c }' "$d/all.summary.csv"; }
