@@ -746,6 +746,12 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (!n->router_active || !n->rocc || !n->rports || !n->rwait || !n->robuf || !n->rnv ||
         !n->rnvc || !n->rna || !n->rstamp || !n->router_rng)
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+    if (n->obuf_on) {
+        n->arr_head = malloc((size_t)n->topo.routers * sizeof *n->arr_head);
+        if (!n->arr_head)
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
+        memset(n->arr_head, 0xff, (size_t)n->topo.routers * sizeof *n->arr_head);
+    }
     for (uint32_t r = 0; r < n->topo.routers; r++)
         rng_seed(&n->router_rng[r], seed, RNG_STREAM_ROUTER + r);
     if (n->central) {
@@ -929,6 +935,7 @@ void net_destroy(struct net *n)
             for (size_t i = 0; i < n->slots; i++)
                 free(w->arrive[i].i);
         free(w->arrive);
+        free(w->fz);
         free(w->ev_at);
         free(w->cr_at);
         free(w->ar_at);
@@ -960,6 +967,7 @@ void net_destroy(struct net *n)
     free(n->pk_free);
     free(n->router_active);
     free(n->rocc);
+    free(n->arr_head);
     free(n->rports);
     free(n->rwait);
     free(n->robuf);
@@ -1268,6 +1276,61 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
     return true;
 }
 
+/* With output buffers the routers' loop (RM_PLAIN_OBUF) counts a router's
+ * arrivals in as it steps the router (net_fused_arrivals), while its ports
+ * and VCs are fetched anyway: on networks beyond the caches a separate pass
+ * fetched them once more (paper 004's 16,512 nodes: two of a flit-hop's
+ * nineteen L2 misses). Exact as long as nothing reads a router's input
+ * VCs between this phase and its step: no hook (the recovery lane,
+ * metapackets), no routing policy's cycle (PiggyBack, ECtN), no entropy
+ * circuit (it reads Nv as each router's cycle starts, fused or not, but
+ * its sums span routers); the sinks delivered between them read no router.
+ * Only the output-buffered loop (run_plain_obuf) counts them in: the other
+ * cycles (router_step_any for the rarer options) keep the separate pass. */
+bool net_part_fuses(const struct net *n)
+{
+    return n->arr_head && !n->nhooks && !n->rops->cycle && !n->router_mob &&
+           router_loop_counts_arrivals(n);
+}
+
+/* The fused arrivals of aq: listed by router (w->fz, n->arr_head), each
+ * router made active; whether any arrived. */
+static bool list_arrivals(struct net *n, struct net_part *w, struct creditq *aq)
+{
+    const uint32_t na = aq->n;
+    if (!na)
+        return false;
+    if (w->fz_n + na > w->fz_cap) {
+        uint32_t cap = w->fz_cap ? w->fz_cap : 1024;
+        while (cap < w->fz_n + na)
+            cap *= 2;
+        struct net_arrival *fz = realloc(w->fz, (size_t)cap * sizeof *fz);
+        if (!fz) {
+            net_part_fail(w, 0, "out of memory (arrivals)");
+            aq->n = 0;
+            return false;
+        }
+        w->fz = fz;
+        w->fz_cap = cap;
+    }
+    const uint32_t P = (uint32_t)n->P;
+    uint32_t *const head = n->arr_head;
+    uint64_t *const router_active = n->router_active;
+    struct net_arrival *const fz = w->fz;
+    const uint32_t *const ai = aq->i;
+    uint32_t k = w->fz_n;
+    for (uint32_t i = 0; i < na; i++, k++) {
+        const uint32_t x = ai[i], r = (x >> 6) / P; /* (the port's line not fetched) */
+        fz[k].x = x;
+        fz[k].next = head[r];
+        head[r] = k;
+        router_active[r >> 6] |= 1ULL << (r & 63);
+    }
+    w->fz_n = k;
+    aq->n = 0;
+    return true;
+}
+
 /* n->rwait is read only with output buffers (RM_PLAIN_OBUF): a network
  * without them skips its store (the torus's arrivals). */
 static __attribute__((noinline)) bool deliver_arrivals_wait(struct net *n, struct creditq *aq)
@@ -1386,10 +1449,14 @@ void net_part_deliver(struct net *n, struct net_part *w)
         q->n = 0;
     }
     const bool mob_all = n->mob_ports == net_all_ports(n);
+    w->fused = net_part_fuses(n);
+    w->fz_n = 0;
     for (uint32_t d = 0; d < ndue; d++) {
         struct creditq *aq = &w->arrive[due[d]];
-        if (n->obuf_on ? (mob_all ? deliver_arrivals_wait_all(n, aq) : deliver_arrivals_wait(n, aq))
-                       : (mob_all ? deliver_arrivals_all(n, aq) : deliver_arrivals(n, aq)))
+        if (w->fused ? list_arrivals(n, w, aq)
+            : n->obuf_on
+                ? (mob_all ? deliver_arrivals_wait_all(n, aq) : deliver_arrivals_wait(n, aq))
+                : (mob_all ? deliver_arrivals_all(n, aq) : deliver_arrivals(n, aq)))
             moved = true;
     }
     if (moved)

@@ -276,6 +276,13 @@ struct net_part {
     void *va_scratch;     /* router_step's requests: P * V entries */
     uint8_t *sa_scratch;  /* router_step's switch requests: P * P */
     uint16_t *va_best;    /* router.vc_alloc = islip: each output VC's grant (P * V, 0xffff: none) */
+    /* This cycle's arrivals without events, listed by router when they are
+     * counted in by the routers' loop rather than by net_part_deliver
+     * (fused, net_part_fuses): x as in arrive, next the router's next
+     * (UINT32_MAX: none). */
+    struct net_arrival { uint32_t x, next; } *fz;
+    uint32_t fz_n, fz_cap;
+    bool fused;           /* this cycle's arrivals wait in fz for the routers' loop */
     uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */
     uint64_t trace_rows;  /* the chart's rows this partition wrote (merged: max) */
     bool failed;
@@ -427,6 +434,10 @@ struct net {
                                 (input VCs, the crossbar, output buffers); without them
                                 n->rports says whether a router holds flits
                                 (net_router_holds) and rocc stays 0 */
+    uint32_t *arr_head;      /* with output buffers (obuf_on), per router: its first arrival
+                                of this cycle in its partition's list (struct net_part, fz),
+                                or UINT32_MAX; the routers' loop counts them in as it steps
+                                the router (net_part_fuses) */
     uint64_t *rports;        /* per router: input ports holding flits */
     uint64_t *rwait;         /* with output buffers (obuf_on), per router: input ports
                                 that may hold a waiting head (VCs with flits and no output

@@ -197,6 +197,7 @@ typedef void (*router_step_fn)(struct net *n, struct net_part *w, uint32_t r);
 router_step_fn router_step_for(const struct net *n);
 /* Whether the routers' cycle keeps n->vready (router_step_plain1, _rec). */
 bool router_keeps_ready(const struct net *n);
+bool router_loop_counts_arrivals(const struct net *n);
 /* Whether the speedup-1 cycle without link records runs the torus's
  * instance (run_plain1_tor): every buffer bounded, every port counted in
  * the mobility, every link of n->link_latency. */
@@ -277,6 +278,38 @@ void net_pool_stop(struct net *n);
 void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without workers) */
 /* The parallel phases of a cycle, run by each partition's thread. */
 void net_part_deliver(struct net *n, struct net_part *w);
+bool net_part_fuses(const struct net *n);
+/* Router r's arrivals of this cycle, listed by net_part_deliver when it
+ * fuses them (w->fused), counted in now, as that phase counts them in
+ * otherwise (deliver_arrivals_wait): just before the routers' loop steps r. */
+static inline __attribute__((always_inline)) void net_fused_arrivals(struct net *n,
+                                                                     struct net_part *w,
+                                                                     uint32_t r)
+{
+    uint32_t k = n->arr_head[r];
+    if (k == UINT32_MAX)
+        return;
+    n->arr_head[r] = UINT32_MAX;
+    const uint32_t V = (uint32_t)n->V;
+    const struct net_arrival *const fz = w->fz;
+    uint32_t got = 0;
+    do {
+        const uint32_t x = fz[k].x, gp = x >> 6, v = x & 63;
+        struct port *pt = &n->ports[gp];
+        struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
+        iv->pending--;
+        if (iv->count++ == 0) {
+            const uint32_t p = pt->rp & 63;
+            pt->nonempty |= 1ULL << v;
+            n->rnvc[r] += (uint32_t)(n->mob_ports >> p) & 1;
+            n->rports[r] |= 1ULL << p;
+            n->rwait[r] |= 1ULL << p;
+        }
+        got++;
+        k = fz[k].next;
+    } while (k != UINT32_MAX);
+    n->rocc[r] += got;
+}
 void net_part_routers(struct net *n, struct net_part *w); /* router.c */
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);

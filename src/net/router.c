@@ -1481,6 +1481,13 @@ router_step_fn router_step_for(const struct net *n)
     return plain1 ? router_step_plain1 : router_step_plain;
 }
 
+/* The output-buffered loop (run_plain_obuf) runs this cycle: it can count
+ * each router's arrivals in as it steps it (net_part_fuses). */
+bool router_loop_counts_arrivals(const struct net *n)
+{
+    return router_step_for(n) == router_step_plain_obuf && !n->router_mob;
+}
+
 bool router_tor_loop(const struct net *n)
 {
     return n->lat_uniform && n->mob_ports == net_all_ports(n) && alloc_vc1_simple(n);
@@ -1551,6 +1558,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     const bool drop_once = (inlined & 15) >= 5;
     const bool prefetch = drop_once && n->prefetch_next;
     const bool prefetch_ob = inlined == 2 && n->prefetch_next;
+    const bool fused = inlined == 2 && w->fused; /* (net_part_fuses) */
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
         while (m) {
@@ -1581,7 +1589,15 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                     __builtin_prefetch(&n->ovcs[gp * (size_t)V]);
                     __builtin_prefetch(&n->ovcs[gp * (size_t)V + (size_t)V - 1]);
                 }
+                if (fused) /* and the ports and VCs its arrivals reach */
+                    for (uint32_t k = n->arr_head[r2]; k != UINT32_MAX; k = w->fz[k].next) {
+                        const uint32_t gp = w->fz[k].x >> 6;
+                        __builtin_prefetch(&n->ports[gp]);
+                        __builtin_prefetch(&n->ivcs[(size_t)gp * (size_t)V + (w->fz[k].x & 63)]);
+                    }
             }
+            if (fused)
+                net_fused_arrivals(n, w, r);
             step_router(n, w, r, P, V, now, step, inlined, rmob);
             if (inlined == 2 ? n->rocc[r] == 0
                 : inlined    ? n->rports[r] == 0
