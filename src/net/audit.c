@@ -55,7 +55,8 @@ bool net_audit(struct net *n)
         return true; /* cannot audit without memory; not a network fault */
     }
     /* A flit sent without an event (net_send_direct) is in its ring
-     * already, pending until it arrives: listed once in its arrival slot. */
+     * already, pending until it arrives: listed once in its arrival slot
+     * (with output buffers, net_send_deferred: listed, not in the ring). */
     int64_t *listed = calloc(nvc, sizeof *listed);
     if (!listed) {
         free(flow);
@@ -63,13 +64,16 @@ bool net_audit(struct net *n)
         free(xbar);
         return true;
     }
+    /* With output buffers the flit is not in the ring before it arrives:
+     * the entry carries it (net_send_deferred, three words). */
+    const uint32_t step = n->obuf_on ? 3 : 1;
     for (size_t b = 0; b < (size_t)n->slots * n->nparts; b++) {
         const struct creditq *q = &n->parts[b / n->slots].arrive[b % n->slots];
-        for (uint32_t i = 0; i < q->n; i++)
+        for (uint32_t i = 0; i < q->n; i += step)
             listed[(size_t)(q->i[i] >> 6) * V + (q->i[i] & 63)]++;
     }
     for (size_t i = 0; i < nvc; i++) {
-        const uint32_t in = n->ivcs[i].count + n->ivcs[i].pending;
+        const uint32_t in = n->ivcs[i].count + (n->obuf_on ? (uint32_t)listed[i] : n->ivcs[i].pending);
         if (i % V == Vd)
             meta_held += in;
         else
@@ -126,7 +130,9 @@ bool net_audit(struct net *n)
     char msg[300];
     for (size_t i = 0; ok && i < nvc; i++) {
         const struct ivc *iv = &n->ivcs[i];
-        if (listed[i] != (int64_t)iv->pending || (iv->pending && iv->count + iv->pending > iv->mask + 1)) {
+        const uint32_t coming = n->obuf_on ? (uint32_t)listed[i] : iv->pending;
+        if ((n->obuf_on ? iv->pending != 0 : listed[i] != (int64_t)iv->pending) ||
+            (coming && iv->count + coming > iv->mask + 1)) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits on their way in its ring, "
                      "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V, iv->pending,
                      (long long)listed[i], iv->count, iv->mask + 1);

@@ -1112,7 +1112,9 @@ static void inject_node(struct net *n, uint32_t i)
     /* A bounded injection VC takes the flit as a link from a router of its
      * partition sends it (net_send_direct: into the ring now, counted in
      * on arrival, without an event): the partitions wait in this phase. */
-    if (n->buf_cap && dw->direct != UINT32_MAX)
+    if (n->buf_cap && dw->direct != UINT32_MAX && n->obuf_on)
+        net_send_deferred(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
+    else if (n->buf_cap && dw->direct != UINT32_MAX)
         net_send_direct(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
     else
         net_push_event(n, net_serial_part(n), n->now + n->inject_latency, EV_FLIT, dw->index, gp,
@@ -1251,12 +1253,16 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
     uint64_t *const rports = n->rports, *const rwait = n->rwait,
                    *const router_active = n->router_active;
     const uint32_t *const ai = aq->i;
-    for (uint32_t i = 0; i < na; i++) {
+    /* with output buffers (keep_wait) the entries are net_send_deferred's */
+    for (uint32_t i = 0; i < na; i += keep_wait ? 3 : 1) {
         const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
         struct port *pt = &ports[gp];
         struct ivc *iv = &ivcs[(size_t)gp * V + v];
         const uint32_t r = pt->rp >> 6;
-        iv->pending--;
+        if (keep_wait)
+            iv->buf[(iv->head + iv->count) & iv->mask] = net_deferred_flit(&ai[i]);
+        else
+            iv->pending--;
         if (iv->count++ == 0) {
             const uint32_t p = pt->rp & 63;
             pt->nonempty |= 1ULL << v;
@@ -1297,7 +1303,7 @@ bool net_part_fuses(const struct net *n)
  * router made active; whether any arrived. */
 static bool list_arrivals(struct net *n, struct net_part *w, struct creditq *aq)
 {
-    const uint32_t na = aq->n;
+    const uint32_t na = aq->n / 3; /* (net_send_deferred's entries) */
     if (!na)
         return false;
     if (w->fz_n + na > w->fz_cap) {
@@ -1319,9 +1325,10 @@ static bool list_arrivals(struct net *n, struct net_part *w, struct creditq *aq)
     struct net_arrival *const fz = w->fz;
     const uint32_t *const ai = aq->i;
     uint32_t k = w->fz_n;
-    for (uint32_t i = 0; i < na; i++, k++) {
+    for (uint32_t i = 0; i < 3 * na; i += 3, k++) {
         const uint32_t x = ai[i], r = (x >> 6) / P; /* (the port's line not fetched) */
         fz[k].x = x;
+        fz[k].f = net_deferred_flit(&ai[i]);
         fz[k].next = head[r];
         head[r] = k;
         router_active[r >> 6] |= 1ULL << (r & 63);

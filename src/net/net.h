@@ -86,7 +86,8 @@ struct ivc {
     uint32_t pending;   /* flits on their way here, already written into the ring after
                            the count arrived ones (a sender of the same partition writes
                            at send time: net_send_direct); everything but delivery and the
-                           audit sees only the count arrived flits */
+                           audit sees only the count arrived flits. With output buffers
+                           always 0: the arrival entry carries the flit (net_send_deferred) */
 };
 _Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
@@ -280,7 +281,7 @@ struct net_part {
      * counted in by the routers' loop rather than by net_part_deliver
      * (fused, net_part_fuses): x as in arrive, next the router's next
      * (UINT32_MAX: none). */
-    struct net_arrival { uint32_t x, next; } *fz;
+    struct net_arrival { uint32_t x, next; flit_t f; } *fz;
     uint32_t fz_n, fz_cap;
     bool fused;           /* this cycle's arrivals wait in fz for the routers' loop */
     uint64_t flit_hops, last_move, cyc_nv, cyc_na; /* merged into net each cycle */

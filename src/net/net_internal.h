@@ -249,6 +249,33 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     iv->pending++;
     net_creditq_push(w->ar_at[when & n->wheel_mask], gp << 6 | vc);
 }
+/* With output buffers (n->obuf_on) a flit sent to a router of partition w
+ * is not written into the next router's ring at send time: its arrival
+ * entry carries it (three words: gp << 6 | vc, then the flit), and its
+ * delivery writes the ring (net_fused_arrivals, deliver_arrivals_obuf), so
+ * that the sender touches no line of the next router (paper 004's network:
+ * two of a flit-hop's L2 misses). pending stays 0 there. */
+static inline __attribute__((always_inline)) void net_send_deferred(struct net *n,
+                                                                    struct net_part *w,
+                                                                    uint64_t when, uint32_t gp,
+                                                                    uint32_t vc, flit_t f)
+{
+    struct creditq *q = w->ar_at[when & n->wheel_mask];
+    if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    uint32_t *e = &q->i[q->n];
+    e[0] = gp << 6 | vc;
+    e[1] = f.pid;
+    e[2] = (uint32_t)f.seq | (uint32_t)f.flags << 16;
+    q->n += 3;
+}
+/* The flit of a deferred arrival entry e (net_send_deferred). */
+static inline flit_t net_deferred_flit(const uint32_t *e)
+{
+    return (flit_t){e[1], (uint16_t)e[2], (uint16_t)(e[2] >> 16)};
+}
 /* net_send_direct into arrival queue aq (w->aq, that of this cycle's
  * sends over links of n->link_latency). */
 static inline __attribute__((always_inline)) void
@@ -297,7 +324,7 @@ static inline __attribute__((always_inline)) void net_fused_arrivals(struct net 
         const uint32_t x = fz[k].x, gp = x >> 6, v = x & 63;
         struct port *pt = &n->ports[gp];
         struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-        iv->pending--;
+        iv->buf[(iv->head + iv->count) & iv->mask] = fz[k].f; /* (net_send_deferred) */
         if (iv->count++ == 0) {
             const uint32_t p = pt->rp & 63;
             pt->nonempty |= 1ULL << v;

@@ -143,6 +143,8 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
             net_send_direct_o(n, w->aq, o, f);
         else if (bnd && op->far_part == w->direct) /* delay: xbar_delay + link_latency */
             net_send_direct_q(n, w->aq, op->far_in, vc, f);
+        else if (op->far_part == w->direct && OBUF_ON(n, M))
+            net_send_deferred(n, w, n->now + delay, op->far_in, vc, f);
         else if (op->far_part == w->direct)
             net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
         else
