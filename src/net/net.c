@@ -308,7 +308,7 @@ static int build_buffers(struct net *n)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
     n->ivcs = zalloc_lines(nvc, sizeof *n->ivcs);
-    n->iroute = calloc(nvc, sizeof *n->iroute);
+    n->iroute = zalloc_lines(nvc, sizeof *n->iroute);
     n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
     n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
     n->ob_run = n->obuf_on ? zalloc_lines(nvc, sizeof *n->ob_run) : NULL;
@@ -949,6 +949,7 @@ void net_destroy(struct net *n)
     free(n->slab);
     free(n->ivcs);
     free(n->iroute);
+    free(n->ivc_routed);
     free(n->ovcs);
     free(n->ovc_freed);
     free(n->vready);

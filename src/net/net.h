@@ -91,17 +91,20 @@ struct ivc {
 };
 _Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
-/* An input VC's routing state, touched once per packet. */
+/* An input VC's routing state, touched once per packet: one cache line
+ * (line-aligned allocation), as a packet-hop of a network beyond the caches
+ * misses on it. When the head was first routed (disha.timeout_from =
+ * routed) is kept apart, in n->ivc_routed, written only where it is read. */
 struct ivc_route {
     uint32_t saved_route[2]; /* the packet's routing fields when its head reached the */
     uint8_t saved_misroute;  /* front: restored before it is routed again (routing.reroute) */
     uint16_t va_acc_rr; /* router.vc_alloc = islip: this input VC's accept pointer */
-    uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
-    uint64_t t_routed;  /* the head was first routed (disha.timeout_from = routed) */
     uint32_t len;       /* the head's packet length, kept for VC allocation */
+    uint64_t t_front;   /* the head reached the front of the VC (blocked time) */
     uint32_t pid;       /* the head's packet (audits and tests; stale once IDLE) */
     struct route_result route;
 };
+_Static_assert(sizeof(struct ivc_route) == 64, "struct ivc_route is one cache line");
 
 /* An output VC (32 bytes, cache-line aligned allocation: one never
  * straddles two lines). */
@@ -386,7 +389,10 @@ struct net {
     uint32_t *ccls;         /* credit classes: credit_lat << 16 | up_part, nccls of them */
     uint32_t nccls;
     struct ivc *ivcs;       /* routers * P * V */
-    struct ivc_route *iroute; /* routers * P * V */
+    struct ivc_route *iroute; /* routers * P * V, cache-line aligned */
+    uint64_t *ivc_routed;   /* routers * P * V, only with disha.timeout_from = routed (the
+                               recovery lane allocates it, the net frees it): the cycle the
+                               head at the VC's front was first routed */
     struct ovc *ovcs;       /* routers * P * V */
     uint32_t *ovc_freed;    /* routers * P * V, router.va_stage only: the low bits of the
                                cycle the output VC's last tail crossed */

@@ -529,8 +529,8 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
         ir->len = 2;
     } else {
         struct packet *pk = &n->pk[iv->buf[iv->head].pid];
-        if (ir->route.n == 0) /* its first turn at the arbiter */
-            ir->t_routed = now;
+        if (ir->route.n == 0 && n->ivc_routed) /* its first turn at the arbiter */
+            n->ivc_routed[ir - n->iroute] = now;
         ir->route.sel = 0;
         n->rops->route(n->rstate, n, r, pick / V, pick % V, pk, &ir->route);
         ir->len = pk->len;

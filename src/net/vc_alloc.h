@@ -217,8 +217,11 @@ VA_HOT bool net_route_front(struct net *n, struct net_part *w, uint32_t r, int p
     }
     iv->state = IVC_ROUTING;
     iv->ready = (uint32_t)(now + n->route_delay);
-    if (!plain) /* plain: no recovery lane to read them (it runs RM_ANY) */
-        ir->t_front = ir->t_routed = now;
+    if (!plain) { /* plain: no recovery lane to read them (it runs RM_ANY) */
+        ir->t_front = now;
+        if (n->ivc_routed)
+            n->ivc_routed[ir - n->iroute] = now;
+    }
     return true;
 }
 

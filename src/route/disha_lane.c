@@ -119,6 +119,9 @@ int disha_lane_attach(struct net *n, const struct saturn_config *cfg, struct sat
     const struct topo *t = &n->topo;
     rc->timeout = (uint64_t)saturn_config_int(cfg, "disha.timeout");
     rc->from_routed = saturn_config_enum(cfg, "disha.timeout_from") == 1;
+    if (rc->from_routed && !n->ivc_routed &&
+        !(n->ivc_routed = calloc((size_t)n->topo.routers * n->P * n->V, sizeof *n->ivc_routed)))
+        return saturn_error_set(err, SATURN_ENOMEM, "out of memory");
     rc->token_hop = (uint32_t)saturn_config_int(cfg, "disha.token_hop");
     uint32_t hop = n->route_delay + n->xbar_delay + n->link_latency;
     rc->hop_time = hop ? hop : 1;
@@ -214,7 +217,7 @@ static bool find_victim(const struct net *n, const struct recovery *rc, uint32_t
             if (rc->from_routed) { /* the arbiter's queue is no blocking */
                 if (st == IVC_WAIT && ir->route.n == 0)
                     continue;
-                t = ir->t_routed + n->route_delay;
+                t = n->ivc_routed[i] + n->route_delay;
                 if (n->now < t)
                     continue;
             }

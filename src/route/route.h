@@ -26,8 +26,8 @@ struct route_cand {
  * among all their free VCs it takes the one with the most room downstream
  * (credits; ties at random). The router sets sel = 0 before each call. */
 struct route_result {
-    int n;
-    int sel;
+    int16_t n;   /* <= ROUTE_MAX_CANDS: 16 bits keep struct ivc_route one cache line */
+    int16_t sel;
     struct route_cand c[ROUTE_MAX_CANDS];
 };
 
