@@ -894,9 +894,10 @@ static void rings_restart_when_empty(void **state)
                     emptied_in++;
                 }
                 const struct ovc *o = &n->ovcs[i];
-                if (o->ob && o->ob_count)
+                const bool ring = n->ob_ring && n->ob_ring[i].ob;
+                if (ring && o->ob_count)
                     used_out[i] = 1;
-                else if (o->ob && used_out[i]) {
+                else if (ring && used_out[i]) {
                     assert_int_equal(o->ob_head, 0);
                     emptied_out++;
                 }
@@ -946,21 +947,21 @@ static void ob_runs_exact(void **state)
             assert_true(net_audit(n));
             for (size_t i = 0; i < nvc; i++) {
                 const struct ovc *o = &n->ovcs[i];
-                const struct ob_run *u = &n->ob_run[i];
+                const struct ob_run *u = &o->run;
                 if (!o->ob_count)
                     continue;
                 assert_true(u->held <= o->ob_count);
                 counted += u->held > 0;
                 ringed += u->held < o->ob_count;
                 for (uint32_t k = 0; k < o->ob_count; k++) {
-                    const flit_t f = net_ob_at(o, u, k);
+                    const flit_t f = net_ob_at(n, o, k);
                     assert_true(n->pk[f.pid].alive);
                     const uint32_t len = n->pk[f.pid].len;
                     assert_true(f.seq < len);
                     assert_int_equal(!!(f.flags & FLIT_HEAD), f.seq == 0);
                     assert_int_equal(!!(f.flags & FLIT_TAIL), f.seq + 1u == len);
                     if (k) { /* a packet's next flit, or a head after a tail */
-                        const flit_t g = net_ob_at(o, u, k - 1);
+                        const flit_t g = net_ob_at(n, o, k - 1);
                         if (g.flags & FLIT_TAIL)
                             assert_true(f.flags & FLIT_HEAD);
                         else

@@ -540,7 +540,7 @@ static void xbar_rate_drain(void **state)
                  * the next ones, in order: each flit crossed once */
                 const int32_t sent = credits0 - o[k]->credits;
                 for (uint32_t i = 0; i < o[k]->ob_count; i++)
-                    assert_int_equal(net_ob_at(o[k], &n->ob_run[o[k] - n->ovcs], i).seq,
+                    assert_int_equal(net_ob_at(n, o[k], i).seq,
                                      sent + 1 + (int32_t)i);
                 assert_int_equal(sent + (int32_t)o[k]->ob_count + (int32_t)in[k]->count, 8);
                 assert_true(o[k]->ob_space >= 0);

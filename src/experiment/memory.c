@@ -81,7 +81,8 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
 
     const double vcs = routers * P * V;
     const double freed = saturn_config_bool(cfg, "router.va_stage") ? sizeof *n->ovc_freed : 0;
-    m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs) +
+    m->vc_state = (uint64_t)(vcs * (double)(sizeof *n->ivcs + sizeof *n->iroute + sizeof *n->ovcs +
+                                            (ocap || ounl ? sizeof *n->ob_ring : 0)) +
                              vcs * (freed + (double)sizeof *n->va_on) + /* a bound */
                              routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
                                                     sizeof *n->pcredit + sizeof *n->vready +

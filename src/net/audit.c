@@ -123,7 +123,8 @@ bool net_audit(struct net *n)
         if (n->ports[i / V].kind != PORT_NET)
             continue;
         for (uint32_t k = 0; k < o->ob_count; k++)
-            flow[n->ob_up[(size_t)(o->ob - n->ob_slab) + ((o->ob_head + k) & o->ob_mask)]]++;
+            flow[n->ob_up[(size_t)(n->ob_ring[i].ob - n->ob_slab) +
+                          ((o->ob_head + k) & n->ob_ring[i].mask)]]++;
     }
     held += n->lane_flits;
     bool ok = true;

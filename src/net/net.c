@@ -311,15 +311,16 @@ static int build_buffers(struct net *n)
     n->iroute = zalloc_lines(nvc, sizeof *n->iroute);
     n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
     n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
-    n->ob_run = n->obuf_on ? zalloc_lines(nvc, sizeof *n->ob_run) : NULL;
+    n->ob_ring = n->obuf_on ? calloc(nvc, sizeof *n->ob_ring) : NULL;
     if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed) ||
-        (n->obuf_on && !n->ob_run))
+        (n->obuf_on && !n->ob_ring))
         return SATURN_ENOMEM;
     /* One slab for every bounded input VC, each a power-of-two ring of its
      * port's capacity, and one for the bounded output VC buffers; a VC
      * beyond its port's link class (V is the largest class) gets none. */
     size_t slab = 0, ob_slab = 0;
     const uint32_t oslot = n->obuf_unlimited ? 16 : n->obuf_cap ? pow2_at_least(n->obuf_cap) : 0;
+    n->ob_mask = oslot ? oslot - 1 : 0;
     for (size_t i = 0; i < nvc; i++) {
         const struct port *pt = &n->ports[i / (size_t)n->V];
         int v = (int)(i % (size_t)n->V);
@@ -375,14 +376,15 @@ static int build_buffers(struct net *n)
             o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
             if (!used)
                 continue;
+            struct ob_ring *g = &n->ob_ring[i];
             if (n->obuf_unlimited) {
-                if (!(o->ob = malloc(oslot * sizeof *o->ob)))
+                if (!(g->ob = malloc(oslot * sizeof *g->ob)))
                     return SATURN_ENOMEM;
             } else {
-                o->ob = n->ob_slab + ob_at;
+                g->ob = n->ob_slab + ob_at;
                 ob_at += oslot;
             }
-            o->ob_mask = oslot - 1;
+            g->mask = oslot - 1;
         }
     }
     return SATURN_OK;
@@ -912,11 +914,11 @@ void net_destroy(struct net *n)
     if (n->ivcs && !n->slab)
         for (size_t i = 0; i < nvc; i++)
             free(n->ivcs[i].buf);
-    if (n->ovcs && !n->ob_slab)
+    if (n->ob_ring && !n->ob_slab)
         for (size_t i = 0; i < nvc; i++)
-            free(n->ovcs[i].ob);
+            free(n->ob_ring[i].ob);
     free(n->ob_slab);
-    free(n->ob_run);
+    free(n->ob_ring);
     free(n->ob_up);
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
@@ -1437,16 +1439,17 @@ void net_part_deliver(struct net *n, struct net_part *w)
             }
             case EV_OBUF: {
                 struct ovc *o = &n->ovcs[(size_t)e->target * V + e->vc];
-                if (o->ob_count == o->ob_mask + 1 &&
+                struct ob_ring *g = &n->ob_ring[(size_t)e->target * V + e->vc];
+                if (o->ob_count == g->mask + 1 &&
                     (!n->obuf_unlimited ||
-                     !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask))) {
+                     !net_ring_grow(&g->ob, &o->ob_head, o->ob_count, &g->mask))) {
                     net_part_fail(w, net_fail_key_arrival(EV_OBUF, (size_t)e->target * V + e->vc),
                                   "output buffer overflow at port %u vc %u", e->target, e->vc);
                     break;
                 }
                 if (e->f.flags & FLIT_HEAD)
                     n->pk[e->f.pid].t_out = n->now;
-                net_ob_put(o, &n->ob_run[(size_t)e->target * V + e->vc], e->f);
+                net_ob_put(n, o, e->f);
                 struct port *pt = &n->ports[e->target];
                 pt->ob_nonempty |= 1ULL << e->vc;
                 n->robuf[pt->rp >> 6] |= 1ULL << (pt->rp & 63);

@@ -106,17 +106,41 @@ struct ivc_route {
 };
 _Static_assert(sizeof(struct ivc_route) == 64, "struct ivc_route is one cache line");
 
+/* The first flits of an output VC's buffer held as a count, not in its
+ * ring (struct ovc, run): the flits of one packet that found the buffer
+ * empty, and those of the same packet after them while nothing else is
+ * queued. The buffer's ob_head and ob_count count them as if they were in
+ * the ring (its first slots: never written, never read), so positions
+ * (ob_up) stay as they were. A packet crossing an idle output then touches
+ * only its output VC's line, not a ring line of its own (net_ob_put,
+ * net_ob_front, net_ob_next). */
+struct ob_run {
+    flit_t f;       /* the front flit, as it leaves (when held > 0) */
+    uint16_t held;  /* flits held so (of one packet: <= traffic.packet_length <= 65535):
+                       the buffer's first held (0: the front is in the ring) */
+    uint16_t tail;  /* FLIT_TAIL if the last of them is its packet's tail and came after
+                       the first (f carries it when it is the first), else 0 */
+};
+_Static_assert(sizeof(struct ob_run) == 12, "struct ob_run is 12 bytes");
+
+/* An output buffer's ring (n->ob_ring, one an output VC with output
+ * buffers): touched only when a second packet queues behind the first. */
+struct ob_ring {
+    flit_t *ob;
+    uint32_t mask;  /* slots - 1 (with bounded buffers n->ob_mask, the same for all) */
+};
+
 /* An output VC (32 bytes, cache-line aligned allocation: one never
  * straddles two lines). */
 struct ovc {
     int32_t credits;    /* free slots downstream (unused when unlimited) */
     int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
-    /* output buffer (router.out_buf_flits > 0); without output buffers (obuf_on
-     * false) a network port's VC keeps where its flits go in ob_head's and
-     * ob_mask's place, for the torus's crossings on one partition (onto_link):
-     * the next router's input VC's index in n->ivcs and its arrival entry
-     * (net_send_direct) */
+    /* output buffer (router.out_buf_flits > 0; its ring in n->ob_ring);
+     * without output buffers (obuf_on false) a network port's VC keeps where
+     * its flits go in ob_head's and run's place, for the torus's crossings on
+     * one partition (onto_link): the next router's input VC's index in
+     * n->ivcs and its arrival entry (net_send_direct) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
     union {
         uint32_t ob_head;
@@ -124,28 +148,11 @@ struct ovc {
     };
     uint32_t ob_count;
     union {
-        uint32_t ob_mask;
+        struct ob_run run;
         uint32_t far_arrival;
     };
-    flit_t *ob;
 };
 _Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
-
-/* The first flits of an output VC's buffer held as a count, not in its
- * ring (n->ob_run, one an output VC): the flits of one packet that found
- * the buffer empty, and those of the same packet after them while nothing
- * else is queued. The buffer's ob_head and ob_count count them as if they
- * were in the ring (its first slots: never written, never read), so
- * positions (ob_up) stay as they were. A packet crossing an idle output
- * then touches these 16 bytes a VC, dense in a router's array, instead of
- * a ring line of its own (net_ob_put, net_ob_front, net_ob_next). */
-struct ob_run {
-    flit_t f;       /* the front flit, as it leaves (when held > 0) */
-    uint32_t held;  /* flits held so: the buffer's first held (0: the front is in the ring) */
-    uint32_t tail;  /* FLIT_TAIL if the last of them is its packet's tail and came after
-                       the first (f carries it when it is the first), else 0 */
-};
-_Static_assert(sizeof(struct ob_run) == 16, "struct ob_run is 16 bytes: 4 a line");
 
 enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
@@ -398,7 +405,8 @@ struct net {
                                cycle the output VC's last tail crossed */
     flit_t *slab;           /* bounded input VC buffers */
     flit_t *ob_slab;        /* bounded output VC buffers */
-    struct ob_run *ob_run;  /* routers * P * V with output buffers: their first flits */
+    struct ob_ring *ob_ring; /* routers * P * V with output buffers: their rings */
+    uint32_t ob_mask;       /* bounded output buffers: every ring's slots - 1 */
     uint32_t *ob_up;        /* router.obuf_credits = downstream: per ob_slab slot, the global
                                input VC its flit came from (credited upstream on departure) */
 

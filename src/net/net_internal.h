@@ -144,14 +144,22 @@ static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, s
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
-/* Flit f enters output VC o's buffer (u: its struct ob_run), which has
- * room for it: into the count when the buffer is empty or holds only the
- * count's flits, of f's packet and not its tail; else into the ring. (An
- * output VC carries one packet's flits in order until its tail, so "no
- * tail yet" implies f's packet; the packet test is a guard.) */
-static inline __attribute__((always_inline)) void net_ob_put(struct ovc *o, struct ob_run *u,
+/* Output VC o's ring mask: the network's with bounded buffers (the ring
+ * array's line not fetched), its own with unlimited ones (they grow). */
+static inline __attribute__((always_inline)) uint32_t net_ob_mask(const struct net *n,
+                                                                  const struct ovc *o)
+{
+    return n->obuf_unlimited ? n->ob_ring[o - n->ovcs].mask : n->ob_mask;
+}
+/* Flit f enters output VC o's buffer, which has room for it: into the
+ * count (o->run) when the buffer is empty or holds only the count's flits,
+ * of f's packet and not its tail; else into the ring. (An output VC
+ * carries one packet's flits in order until its tail, so "no tail yet"
+ * implies f's packet; the packet test is a guard.) */
+static inline __attribute__((always_inline)) void net_ob_put(const struct net *n, struct ovc *o,
                                                               flit_t f)
 {
+    struct ob_run *u = &o->run;
     if (!o->ob_count) {
         u->f = f;
         u->held = 1;
@@ -161,21 +169,25 @@ static inline __attribute__((always_inline)) void net_ob_put(struct ovc *o, stru
         u->held++;
         u->tail = f.flags & FLIT_TAIL; /* FLIT_TAIL or 0: net_ob_next's flags */
     } else {
-        o->ob[(o->ob_head + o->ob_count) & o->ob_mask] = f;
+        const struct ob_ring *g = &n->ob_ring[o - n->ovcs];
+        g->ob[(o->ob_head + o->ob_count) & g->mask] = f;
     }
     o->ob_count++;
 }
 /* The front flit of output VC o's buffer (not empty). */
-static inline __attribute__((always_inline)) flit_t net_ob_front(const struct ovc *o,
-                                                                 const struct ob_run *u)
+static inline __attribute__((always_inline)) flit_t net_ob_front(const struct net *n,
+                                                                 const struct ovc *o)
 {
-    return u->held ? u->f : o->ob[o->ob_head];
+    return o->run.held ? o->run.f : n->ob_ring[o - n->ovcs].ob[o->ob_head];
 }
 /* Flit k of output VC o's buffer (k < ob_count; audits and tests). */
-static inline flit_t net_ob_at(const struct ovc *o, const struct ob_run *u, uint32_t k)
+static inline flit_t net_ob_at(const struct net *n, const struct ovc *o, uint32_t k)
 {
-    if (k >= u->held)
-        return o->ob[(o->ob_head + k) & o->ob_mask];
+    const struct ob_run *u = &o->run;
+    if (k >= u->held) {
+        const struct ob_ring *g = &n->ob_ring[o - n->ovcs];
+        return g->ob[(o->ob_head + k) & g->mask];
+    }
     if (!k)
         return u->f;
     return (flit_t){u->f.pid, (uint16_t)(u->f.seq + k),
@@ -183,8 +195,9 @@ static inline flit_t net_ob_at(const struct ovc *o, const struct ob_run *u, uint
 }
 /* The front flit leaves output VC o's buffer: the count's part of it (the
  * caller moves ob_head and ob_count). */
-static inline __attribute__((always_inline)) void net_ob_next(struct ob_run *u)
+static inline __attribute__((always_inline)) void net_ob_next(struct ovc *o)
 {
+    struct ob_run *u = &o->run;
     if (u->held) {
         u->f.seq++;
         /* the next is no head; it is the tail if it is the last held and that is */

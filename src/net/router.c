@@ -205,7 +205,8 @@ static flit_t obuf_credit_pop(struct net *n, uint32_t r, int p, int v, struct ov
 {
     flit_t f = net_ivc_take(n, r, p, v);
     o->credits--;
-    n->ob_up[(size_t)(o->ob - n->ob_slab) + ((o->ob_head + o->ob_count) & o->ob_mask)] =
+    const struct ob_ring *g = &n->ob_ring[o - n->ovcs];
+    n->ob_up[(size_t)(g->ob - n->ob_slab) + ((o->ob_head + o->ob_count) & g->mask)] =
         gp * (uint32_t)n->V + (uint32_t)v;
     return f;
 }
@@ -216,7 +217,7 @@ static flit_t obuf_credit_pop(struct net *n, uint32_t r, int p, int v, struct ov
 static void obuf_credit_send(struct net *n, struct net_part *w, struct ovc *o)
 {
     o->credits++;
-    const uint32_t x = n->ob_up[(size_t)(o->ob - n->ob_slab) + o->ob_head];
+    const uint32_t x = n->ob_up[(size_t)(n->ob_ring[o - n->ovcs].ob - n->ob_slab) + o->ob_head];
     net_ivc_credit(n, w, x / (uint32_t)n->V, x % (uint32_t)n->V);
 }
 
@@ -253,14 +254,15 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
              * crossbar: the link stage ran before the switch this cycle
              * (ob_direct), so the flit is first seen next cycle, as on
              * arrival of an EV_OBUF event. */
-            if (o->ob_count == o->ob_mask + 1 &&
-                !net_ring_grow(&o->ob, &o->ob_head, o->ob_count, &o->ob_mask)) {
+            if (o->ob_count == net_ob_mask(n, o) + 1 &&
+                !net_ring_grow(&n->ob_ring[o - n->ovcs].ob, &o->ob_head, o->ob_count,
+                               &n->ob_ring[o - n->ovcs].mask)) {
                 net_part_fail(w, net_fail_key_router(r), "out of memory (output buffer)");
                 return;
             }
             if (T_OUT(M) && (f.flags & FLIT_HEAD))
                 n->pk[f.pid].t_out = n->now + n->xbar_delay;
-            net_ob_put(o, &n->ob_run[(size_t)gop * V + iv->out_vc], f);
+            net_ob_put(n, o, f);
             op->ob_nonempty |= 1ULL << iv->out_vc;
             n->robuf[r] |= 1ULL << iv->out_port;
         } else {
@@ -341,11 +343,11 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
                    int v, struct ob_defer *d, flit_t f, const int M)
 {
     struct ovc *o = &n->ovcs[(size_t)gop * n->V + v];
-    net_ob_next(&n->ob_run[(size_t)gop * n->V + v]);
+    net_ob_next(o);
     if (ANY(M) && n->ob_credits)
         obuf_credit_send(n, w, o);
     /* an emptied buffer starts again at its first slot (net_ivc_take) */
-    o->ob_head = --o->ob_count ? (o->ob_head + 1) & o->ob_mask : 0;
+    o->ob_head = --o->ob_count ? (o->ob_head + 1) & net_ob_mask(n, o) : 0;
     if (!o->ob_count && !(op->ob_nonempty &= ~(1ULL << v)))
         n->robuf[r] &= ~(1ULL << (gop - r * (uint32_t)n->P));
     if (!n->obuf_unlimited) {
@@ -367,7 +369,7 @@ HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc
 {
     if (!o->ob_count)
         return false;
-    const flit_t f = *fp = net_ob_front(o, &n->ob_run[o - n->ovcs]);
+    const flit_t f = *fp = net_ob_front(n, o);
     int32_t need = 1;
     if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
         need = (int32_t)n->pk[f.pid].len;
@@ -398,7 +400,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
                 uint32_t best_pid = UINT32_MAX;
                 for (uint64_t m = op->ob_nonempty; m; m &= m - 1) {
                     int c = __builtin_ctzll(m);
-                    const uint32_t pid = net_ob_front(&ov[c], &n->ob_run[&ov[c] - n->ovcs]).pid;
+                    const uint32_t pid = net_ob_front(n, &ov[c]).pid;
                     const struct packet *pk = &n->pk[pid];
                     if (pk->t_out < best_t || (pk->t_out == best_t && pid < best_pid)) {
                         best_t = pk->t_out;
