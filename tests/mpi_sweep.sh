@@ -41,11 +41,12 @@ same() { # name, reference CSV, CSV: equal but for wall_seconds
         no "$1: differs from the single-process CSV:"; head -n 20 "$tmp/diff"; fi
 }
 
-# 10 steady runs on an 8x8 torus, two grids (so, empty key cells); 0.2-0.5 s
+# 10 steady runs on an 8x8 torus, two grids (so, empty key cells); 0.5-1.5 s
 # each (Release) as they are, for the kills (long enough that a job is still
 # running when the test kills it: at 20,000 cycles the faster engine of
-# 2026-11-23 finished the whole job first), and a fiftieth of that with
-# $short, for the rest. A binary far slower than Release (the sanitizers'
+# 2026-11-23 finished the whole job first, and at 100,000 (0.2-0.4 s a run
+# on 2026-11-28's host) a loaded machine's scan for rank 1 sometimes came
+# after the last point), and a two-hundredth of that with $short, for the rest. A binary far slower than Release (the sanitizers'
 # debug build, which also audits every cycle: 1 s for a short run, 70 times
 # Release) gets long runs of 5,000 cycles instead, still seconds each: at
 # 100,000 its kill tests alone took 15 minutes of CI.
@@ -54,7 +55,7 @@ cat >"$tmp/sw.ini" <<'EOF'
 k = 8
 [steady]
 warmup = 1000
-measure = 100000
+measure = 400000
 [sweep]
 traffic.flit_rate = 0.1, 0.2
 traffic.pattern = uniform, transpose
