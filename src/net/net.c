@@ -1114,7 +1114,8 @@ static void inject_node(struct net *n, uint32_t i)
         n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
     /* A bounded injection VC takes the flit as a link from a router of its
      * partition sends it (net_send_direct: into the ring now, counted in
-     * on arrival, without an event): the partitions wait in this phase. */
+     * on arrival, without an event; with output buffers net_send_deferred:
+     * the arrival entry carries it): the partitions wait in this phase. */
     if (n->buf_cap && dw->direct != UINT32_MAX && n->obuf_on)
         net_send_deferred(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
     else if (n->buf_cap && dw->direct != UINT32_MAX)
