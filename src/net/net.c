@@ -1254,7 +1254,7 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
-    uint64_t *const rports = n->rports, *const rwait = n->rwait,
+    uint64_t *const rports = n->rports,
                    *const router_active = n->router_active;
     const uint32_t *const ai = aq->i;
     /* with output buffers (keep_wait) the entries are net_send_deferred's */
@@ -1263,22 +1263,19 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
         struct port *pt = &ports[gp];
         struct ivc *iv = &ivcs[(size_t)gp * V + v];
         const uint32_t r = pt->rp >> 6;
-        if (keep_wait)
-            iv->buf[(iv->head + iv->count) & iv->mask] = net_deferred_flit(&ai[i]);
-        else
-            iv->pending--;
+        if (keep_wait) { /* as the routers' loop counts them in (net_fused_arrivals) */
+            net_obuf_count_in(n, r, pt, iv, v, net_deferred_flit(&ai[i]));
+            rocc[r]++; /* n->rocc: with output buffers only */
+            router_active[r >> 6] |= 1ULL << (r & 63);
+            continue;
+        }
+        iv->pending--;
         if (iv->count++ == 0) {
             const uint32_t p = pt->rp & 63;
             pt->nonempty |= 1ULL << v;
             rnvc[r] += mob_all ? 1 : (uint32_t)(mob_ports >> p) & 1;
             rports[r] |= 1ULL << p;
-            if (keep_wait)
-                rwait[r] |= 1ULL << p;
-            else /* without output buffers a router whose ports hold flits is active */
-                router_active[r >> 6] |= 1ULL << (r & 63);
-        }
-        if (keep_wait) { /* n->rocc: with output buffers only */
-            rocc[r]++;
+            /* without output buffers a router whose ports hold flits is active */
             router_active[r >> 6] |= 1ULL << (r & 63);
         }
     }

@@ -319,6 +319,22 @@ void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without wo
 /* The parallel phases of a cycle, run by each partition's thread. */
 void net_part_deliver(struct net *n, struct net_part *w);
 bool net_part_fuses(const struct net *n);
+/* Flit f, sent by net_send_deferred to input VC v (port pt) of router r,
+ * arrives: into the ring after the arrived flits, counted in, the port's
+ * and router's masks set as an event's arrival sets them (output buffers:
+ * the caller counts it in the router's occupancy, n->rocc). */
+static inline __attribute__((always_inline)) void
+net_obuf_count_in(struct net *n, uint32_t r, struct port *pt, struct ivc *iv, uint32_t v, flit_t f)
+{
+    iv->buf[(iv->head + iv->count) & iv->mask] = f;
+    if (iv->count++ == 0) {
+        const uint32_t p = pt->rp & 63;
+        pt->nonempty |= 1ULL << v;
+        n->rnvc[r] += (uint32_t)(n->mob_ports >> p) & 1;
+        n->rports[r] |= 1ULL << p;
+        n->rwait[r] |= 1ULL << p;
+    }
+}
 /* Router r's arrivals of this cycle, listed by net_part_deliver when it
  * fuses them (w->fused), counted in now, as that phase counts them in
  * otherwise (deliver_arrivals_wait): just before the routers' loop steps r. */
@@ -335,16 +351,7 @@ static inline __attribute__((always_inline)) void net_fused_arrivals(struct net 
     uint32_t got = 0;
     do {
         const uint32_t x = fz[k].x, gp = x >> 6, v = x & 63;
-        struct port *pt = &n->ports[gp];
-        struct ivc *iv = &n->ivcs[(size_t)gp * V + v];
-        iv->buf[(iv->head + iv->count) & iv->mask] = fz[k].f; /* (net_send_deferred) */
-        if (iv->count++ == 0) {
-            const uint32_t p = pt->rp & 63;
-            pt->nonempty |= 1ULL << v;
-            n->rnvc[r] += (uint32_t)(n->mob_ports >> p) & 1;
-            n->rports[r] |= 1ULL << p;
-            n->rwait[r] |= 1ULL << p;
-        }
+        net_obuf_count_in(n, r, &n->ports[gp], &n->ivcs[(size_t)gp * V + v], v, fz[k].f);
         got++;
         k = fz[k].next;
     } while (k != UINT32_MAX);
