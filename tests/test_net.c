@@ -976,6 +976,120 @@ static void ob_runs_exact(void **state)
     }
 }
 
+/* An input VC's run (struct ivc, run) against a plain FIFO: random puts
+ * (net_ivc_put_obuf) and takes (net_ivc_shift) of packets of 1 to 6 flits,
+ * now and then a flit out of order, of another packet or with flags a run
+ * cannot give back; after every step each flit held (net_ivc_at) and the
+ * front (net_ivc_front) are the FIFO's, and both runs and spills happen. */
+static void ivc_run_fifo(void **state)
+{
+    (void)state;
+    flit_t ring[64], ref[64];
+    struct ivc iv = {.buf = ring, .mask = 63};
+    uint32_t rh = 0, rn = 0, pid = 1, seq = 0, len = 3;
+    uint64_t x = 42;
+    long in_run = 0, spilled = 0, odd = 0;
+    for (int step = 0; step < 200000; step++) {
+        x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+        const uint32_t r = (uint32_t)(x >> 33);
+        if ((r & 15) < 7 && rn < 63) { /* takes a little likelier: it empties often */
+            flit_t f = {pid, (uint16_t)seq,
+                        (uint16_t)((seq == 0 ? FLIT_HEAD : 0) | (seq + 1 == len ? FLIT_TAIL : 0))};
+            if ((r >> 8) % 17 == 0) { /* another packet's flit, or flags out of the rule */
+                const uint32_t k = (r >> 16) % 3;
+                f = k == 0 ? (flit_t){pid + 1000, 2, 0}
+                    : k == 1 ? (flit_t){pid, (uint16_t)seq, (uint16_t)(f.flags ^ FLIT_HEAD)}
+                             : (flit_t){pid, (uint16_t)(seq + 1), f.flags};
+                odd++;
+            } else if (++seq == len) {
+                pid++, seq = 0, len = 1 + (r >> 12) % 6;
+            }
+            const bool was_run = (iv.run & IVC_RUN) != 0;
+            net_ivc_put_obuf(&iv, f);
+            iv.count++;
+            spilled += was_run && !(iv.run & IVC_RUN);
+            ref[(rh + rn++) & 63] = f;
+        } else if (rn) {
+            const flit_t a = net_ivc_front(&iv), b = net_ivc_shift(&iv), e = ref[rh];
+            if (--iv.count == 0)
+                iv.head = 0; /* as net_ivc_take */
+            rh = (rh + 1) & 63, rn--;
+            assert_true(a.pid == e.pid && a.seq == e.seq && a.flags == e.flags);
+            assert_true(b.pid == e.pid && b.seq == e.seq && b.flags == e.flags);
+        }
+        assert_int_equal(iv.count, rn);
+        for (uint32_t k = 0; k < rn; k++) {
+            const flit_t a = net_ivc_at(&iv, k), e = ref[(rh + k) & 63];
+            assert_true(a.pid == e.pid && a.seq == e.seq && a.flags == e.flags);
+        }
+        in_run += (iv.run & IVC_RUN) != 0;
+    }
+    assert_true(in_run > 20000 && spilled > 1000 && odd > 1000);
+}
+
+/* Input VCs' runs read as the flits the ring would hold: on paper 004's
+ * router, output-buffered, in its fast cycle (arrivals counted in by the
+ * routers' loop), in router_step_any (by the arrivals' pass) and under
+ * wormhole, packets of 1, 3, 8 and 13 flits at a load that queues them,
+ * every input VC's flits (net_ivc_at) are after every cycle each packet's
+ * next ones in order, the head first and the tail last; runs and rings
+ * both hold flits in many VC-cycles, and every packet arrives whole and in
+ * order (the sinks check), the audit (the run records) every cycle. */
+static void ivc_runs_exact(void **state)
+{
+    (void)state;
+    for (int mode = 0; mode < 3; mode++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net(
+            (const char *const[]){"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
+                                  "dragonfly.h=2", "router.vcs=3", "router.buf_flits=32",
+                                  "router.out_buf_flits=32",
+                                  mode == 2 ? "router.switching=wormhole" : "router.switching=vct",
+                                  "router.speedup=2", "router.route_delay=4",
+                                  "router.xbar_delay=1", "routing.algorithm=base", NULL},
+            &cfg);
+        n->links_taken = mode == 1; /* router_step_any (read only by router_step_for) */
+        assert_true(n->obuf_on);
+        const uint32_t nodes = n->topo.nodes, lens[4] = {1, 3, 8, 13};
+        const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
+        uint32_t sent = 0;
+        long in_run = 0, ringed = 0; /* VC-cycles with flits in a run, in the ring */
+        for (long c = 0; c < 6000 && (sent < 1500 || n->packets_delivered < sent); c++) {
+            if (sent < 1500 && c % 2 == 0) /* to a few nodes: inputs queue packets */
+                for (uint32_t k = 0; k < 6; k++, sent++)
+                    net_packet_new(n, (sent * 7) % nodes, (sent % 5) * 3 % nodes, lens[sent % 4],
+                                   true);
+            assert_int_equal(net_step(n), SATURN_OK);
+            assert_true(net_audit(n));
+            for (size_t i = 0; i < nvc; i++) {
+                const struct ivc *iv = &n->ivcs[i];
+                if (!iv->count)
+                    continue;
+                in_run += (iv->run & IVC_RUN) != 0;
+                ringed += !(iv->run & IVC_RUN);
+                for (uint32_t k = 0; k < iv->count; k++) {
+                    const flit_t f = net_ivc_at(iv, k);
+                    assert_true(n->pk[f.pid].alive);
+                    const uint32_t len = n->pk[f.pid].len;
+                    assert_true(f.seq < len);
+                    assert_int_equal(!!(f.flags & FLIT_HEAD), f.seq == 0);
+                    assert_int_equal(!!(f.flags & FLIT_TAIL), f.seq + 1u == len);
+                    if (k) { /* a packet's next flit, or a head after a tail */
+                        const flit_t g = net_ivc_at(iv, k - 1);
+                        if (g.flags & FLIT_TAIL)
+                            assert_true(f.flags & FLIT_HEAD);
+                        else
+                            assert_true(f.pid == g.pid && f.seq == g.seq + 1u);
+                    }
+                }
+            }
+        }
+        assert_int_equal(n->packets_delivered, sent);
+        assert_true(in_run > 5000 && ringed > 1000);
+        test_net_free(n, cfg);
+    }
+}
+
 /* Whether every push-table entry of every partition is what net_wheel_turn
  * promises for cycle n->now: cycle now + d in the smallest short wheel k
  * with d < near[k], the others in the long wheel's slot (now + d) &
@@ -1120,6 +1234,8 @@ int main(void)
         cmocka_unit_test(obuf_fast_cycle_same),
         cmocka_unit_test(rings_restart_when_empty),
         cmocka_unit_test(ob_runs_exact),
+        cmocka_unit_test(ivc_run_fifo),
+        cmocka_unit_test(ivc_runs_exact),
         cmocka_unit_test(short_wheel_same),
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),

@@ -170,6 +170,7 @@ static struct ivc *put_flit(struct net *n, uint32_t r, int p, int v, flit_t f)
 {
     const size_t gp = (size_t)r * n->P + (size_t)p;
     struct ivc *iv = &n->ivcs[gp * n->V + v];
+    net_ivc_spill(iv);
     iv->buf[(iv->head + iv->count) & iv->mask] = f;
     iv->count++;
     n->ports[gp].nonempty |= 1ULL << v;

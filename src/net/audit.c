@@ -132,11 +132,20 @@ bool net_audit(struct net *n)
     for (size_t i = 0; ok && i < nvc; i++) {
         const struct ivc *iv = &n->ivcs[i];
         const uint32_t coming = n->obuf_on ? (uint32_t)listed[i] : iv->pending;
-        if ((n->obuf_on ? iv->pending != 0 : listed[i] != (int64_t)iv->pending) ||
+        /* with output buffers nothing is pending: the field is the run (struct ivc) */
+        const uint32_t run = iv->run;
+        if ((!n->obuf_on && listed[i] != (int64_t)iv->pending) ||
             (coming && iv->count + coming > iv->mask + 1)) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits on their way in its ring, "
                      "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V, iv->pending,
                      (long long)listed[i], iv->count, iv->mask + 1);
+            ok = audit_fail(n, msg);
+        } else if (n->obuf_on && (run & IVC_RUN ? iv->count == 0 ||
+                                                      (run & ~(IVC_RUN | IVC_RUN_TAIL | 0xffffu)) ||
+                                                      (run & 0xffff) + iv->count > 65536
+                                                : run != 0)) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: a run record 0x%x holding %u flits",
+                     i / V, i % V, run, iv->count);
             ok = audit_fail(n, msg);
         }
     }
@@ -381,7 +390,7 @@ void net_deadlock_report(const struct net *n, char *buf, size_t size)
         lines++;
         uint32_t r = (uint32_t)(i / ((size_t)P * V));
         int p = (int)(i / V % P), v = (int)(i % V);
-        const struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        const struct packet *pk = &n->pk[net_ivc_front(iv).pid];
         char a[16], b[16];
         OUT("  router %u in %s vc %d (%u flits, packet %u->%u): ", r,
             port_name(n, p, a, sizeof a), v, iv->count, pk->src, pk->dst);

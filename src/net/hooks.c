@@ -83,6 +83,7 @@ bool net_hook_put_side(struct net *n, uint32_t r, flit_t f)
     const uint32_t p = (uint32_t)n->topo.radix;
     const uint32_t gp = r * (uint32_t)n->P + p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + n->Vd];
+    net_ivc_spill(iv);
     if (iv->count == iv->mask + 1 && !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask)) {
         net_hook_fail(n, "out of memory (side VC)");
         return false;

@@ -1413,6 +1413,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
             case EV_FLIT: {
                 struct port *pt = &ports[e->target];
                 struct ivc *iv = &ivcs[(size_t)e->target * V + e->vc];
+                net_ivc_spill(iv); /* (with output buffers: then into the ring) */
                 if (iv->count == iv->mask + 1 &&
                     (pt->cap != 0 || !net_ring_grow(&iv->buf, &iv->head, iv->count, &iv->mask))) {
                     net_part_fail(w, net_fail_key_arrival(EV_FLIT, (size_t)e->target * V + e->vc),

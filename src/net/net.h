@@ -70,7 +70,11 @@ enum ivc_state { IVC_IDLE, IVC_WAIT, IVC_ROUTING, IVC_VA, IVC_ACTIVE, IVC_RECOVE
  * straddles two cache lines). */
 struct ivc {
     flit_t *buf;        /* ring, capacity mask + 1 */
-    uint32_t head, count, mask;
+    union {
+        uint32_t head;  /* the front's slot in the ring */
+        uint32_t run_pid; /* in a run (IVC_RUN): the packet of every flit held */
+    };
+    uint32_t count, mask;
     uint8_t state;
     uint8_t out_vc;
     uint16_t out_port;
@@ -83,12 +87,23 @@ struct ivc {
                            allocator (alloc_vcs, alloc_vc1_as, va_alloc_islip) for the
                            speedup-1 cycle's crossings (xfer_plain1) */
     };
-    uint32_t pending;   /* flits on their way here, already written into the ring after
-                           the count arrived ones (a sender of the same partition writes
-                           at send time: net_send_direct); everything but delivery and the
-                           audit sees only the count arrived flits. With output buffers
-                           always 0: the arrival entry carries the flit (net_send_deferred) */
+    union {
+        uint32_t pending; /* flits on their way here, already written into the ring after
+                             the count arrived ones (a sender of the same partition writes
+                             at send time: net_send_direct); everything but delivery and the
+                             audit sees only the count arrived flits */
+        uint32_t run;     /* with output buffers (their arrival entries carry the flits,
+                             net_send_deferred, so nothing is pending): 0, the flits are in
+                             the ring; or IVC_RUN, the count flits held are packet run_pid's
+                             from sequence number (run & 0xffff) on, in order, not in the
+                             ring (net_obuf_count_in, net_ivc_front, net_ivc_take) */
+    };
 };
+/* struct ivc's run: the flits are held as a count; the last of them is its
+ * packet's tail (FLIT_TAIL's place in net_flit_word). A run's flits carry
+ * FLIT_HEAD exactly when their sequence number is 0 (net_ivc_put_obuf). */
+#define IVC_RUN 0x80000000u
+#define IVC_RUN_TAIL ((uint32_t)FLIT_TAIL << 16)
 _Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
 
 /* An input VC's routing state, touched once per packet: one cache line

@@ -81,6 +81,100 @@ static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
 {
     return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
 }
+/* An input VC's run (struct ivc, run: with output buffers): a packet that
+ * arrives at an empty VC is held as its id, its front's sequence number and
+ * a count, in the VC's own line, while its flits follow in order. A
+ * network beyond the caches then writes no ring line at each arrival
+ * (between two of a packet's flits a whole network's cycle has evicted it:
+ * one L2 miss a flit-hop on paper 004's 16,512 nodes) and reads none as the
+ * flits leave. A second packet behind it, or a flit out of order, spills the
+ * run into the ring (net_ivc_spill). */
+/* A flit's sequence number and flags as one word (the arrival entry's
+ * third, net_send_deferred): a run's record is this word of its front flit,
+ * less FLIT_HEAD, with IVC_RUN (net.h). */
+static inline uint32_t net_flit_word(flit_t f) { return f.seq | (uint32_t)f.flags << 16; }
+/* The flit of a run (run_pid, run) at its front, count held. */
+static inline __attribute__((always_inline)) flit_t net_ivc_run_flit(uint32_t pid, uint32_t run,
+                                                                     uint32_t count)
+{
+    const uint16_t seq = (uint16_t)run;
+    return (flit_t){pid, seq,
+                    (uint16_t)((seq == 0 ? FLIT_HEAD : 0) |
+                               (count == 1 ? (run & IVC_RUN_TAIL) >> 16 : 0))};
+}
+/* The front flit of input VC iv, which holds some. */
+static inline __attribute__((always_inline)) flit_t net_ivc_front(const struct ivc *iv)
+{
+    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    if (run & IVC_RUN)
+        return net_ivc_run_flit(iv->run_pid, run, iv->count);
+    return iv->buf[iv->head];
+}
+/* Flit k (< count) of input VC iv, from the front. */
+static inline flit_t net_ivc_at(const struct ivc *iv, uint32_t k)
+{
+    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    return run & IVC_RUN ? net_ivc_run_flit(iv->run_pid, run + k, iv->count - k)
+                         : iv->buf[(iv->head + k) & iv->mask];
+}
+/* Input VC iv's run, if it has one, written into its ring from the first
+ * slot (head is 0 while a run is held: the ring was empty when it began),
+ * so that a flit can be written after it. The credits that let its flits
+ * in keep count within the ring. */
+static inline void net_ivc_spill(struct ivc *iv)
+{
+    const uint32_t run = iv->run;
+    if (!(run & IVC_RUN))
+        return;
+    for (uint32_t k = 0; k < iv->count; k++)
+        iv->buf[k] = net_ivc_at(iv, k);
+    iv->head = 0;
+    iv->run = 0;
+}
+/* The front flit of input VC iv, which holds some, out of its run or ring;
+ * the caller counts it out (iv->count). */
+static inline __attribute__((always_inline)) flit_t net_ivc_shift(struct ivc *iv)
+{
+    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    if (run & IVC_RUN) {
+        const uint32_t count = iv->count;
+        const flit_t f = net_ivc_run_flit(iv->run_pid, run, count);
+        if (count == 1) {
+            iv->run = 0;
+            iv->head = 0; /* (it held the packet's id) */
+        } else {
+            iv->run = run + 1;
+        }
+        return f;
+    }
+    const flit_t f = iv->buf[iv->head];
+    iv->head = (iv->head + 1) & iv->mask;
+    return f;
+}
+/* Appends flit f to input VC iv of a network with output buffers, whose
+ * ring has room for it: to its run if f continues it (the same packet's
+ * next flit, no flag but FLIT_TAIL, after no tail: its word less FLIT_TAIL
+ * is the run's record less IVC_RUN plus the count, which has no carry into
+ * the flags as a packet's sequence numbers stay below 65535), as a new run
+ * if iv is empty and its flags are those a run gives back (FLIT_HEAD
+ * exactly at sequence number 0), else into the ring after spilling the
+ * run. The caller counts it (iv->count). */
+static inline __attribute__((always_inline)) void net_ivc_put_obuf(struct ivc *iv, flit_t f)
+{
+    const uint32_t run = iv->run, w = net_flit_word(f);
+    if (run & IVC_RUN) {
+        if (f.pid == iv->run_pid && (w & ~IVC_RUN_TAIL) == (run & ~IVC_RUN) + iv->count) {
+            iv->run = run | (w & IVC_RUN_TAIL);
+            return;
+        }
+        net_ivc_spill(iv);
+    } else if (iv->count == 0 && (f.flags & ~FLIT_TAIL) == (f.seq == 0 ? FLIT_HEAD : 0)) {
+        iv->run_pid = f.pid;
+        iv->run = IVC_RUN | (w & (IVC_RUN_TAIL | 0xffff));
+        return;
+    }
+    iv->buf[(iv->head + iv->count) & iv->mask] = f;
+}
 /* Take the front flit of input VC (p, v) of router r out of its buffer
  * (its slot's credit is the caller's: net_ivc_credit). A ring left empty,
  * with nothing on its way to it, starts again at its first slot: the next
@@ -93,8 +187,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, 
 {
     const uint32_t gp = r * (uint32_t)n->P + (uint32_t)p;
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
-    flit_t f = iv->buf[iv->head];
-    iv->head = (iv->head + 1) & iv->mask;
+    flit_t f = net_ivc_shift(iv);
     if (--iv->count == 0) {
         if (!iv->pending)
             iv->head = 0;
@@ -320,13 +413,13 @@ void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without wo
 void net_part_deliver(struct net *n, struct net_part *w);
 bool net_part_fuses(const struct net *n);
 /* Flit f, sent by net_send_deferred to input VC v (port pt) of router r,
- * arrives: into the ring after the arrived flits, counted in, the port's
+ * arrives: after the arrived flits (net_ivc_put_obuf), counted in, the port's
  * and router's masks set as an event's arrival sets them (output buffers:
  * the caller counts it in the router's occupancy, n->rocc). */
 static inline __attribute__((always_inline)) void
 net_obuf_count_in(struct net *n, uint32_t r, struct port *pt, struct ivc *iv, uint32_t v, flit_t f)
 {
-    iv->buf[(iv->head + iv->count) & iv->mask] = f;
+    net_ivc_put_obuf(iv, f);
     if (iv->count++ == 0) {
         const uint32_t p = pt->rp & 63;
         pt->nonempty |= 1ULL << v;

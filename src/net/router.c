@@ -462,7 +462,7 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
         for (; m; m &= m - 1) {
             int p = __builtin_ctzll(m);
             const struct ivc *iv = &ivcs[p * V + reqvc[op * P + p]];
-            uint32_t pid = iv->buf[iv->head].pid;
+            uint32_t pid = net_ivc_front(iv).pid;
             uint64_t t = n->pk[pid].t_out;
             if (t < best_t || (t == best_t && pid < best_pid)) {
                 best_t = t;
@@ -475,7 +475,7 @@ static void eject_in_order(struct net *n, struct net_part *w, uint32_t r, int op
         return;
     int v = reqvc[op * P + pick];
     const struct ivc *iv = &ivcs[pick * V + v];
-    bool tail = iv->buf[iv->head].flags & FLIT_TAIL;
+    bool tail = net_ivc_front(iv).flags & FLIT_TAIL;
     xfer(n, w, r, pick, v, RM_ANY);
     pt->link_hold = tail ? -1 : pick * V + v;
 }
@@ -502,7 +502,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
             int v = __builtin_ctzll(m), lin = p * V + v;
             struct ivc *iv = &ivcs[lin];
             if (iv->state == IVC_IDLE) {
-                if (!(iv->buf[iv->head].flags & FLIT_HEAD)) {
+                if (!(net_ivc_front(iv).flags & FLIT_HEAD)) {
                     net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
                                      "flit at the front of an idle VC", r, p, v);
                     return;
@@ -527,10 +527,10 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
     struct ivc *iv = &ivcs[pick];
     struct ivc_route *ir = &iroute[pick];
     if (__builtin_expect(pick % V == n->Vd, 0)) { /* a metapacket: its port is known */
-        net_meta_route(n, iv->buf[iv->head].pid, &ir->route);
+        net_meta_route(n, net_ivc_front(iv).pid, &ir->route);
         ir->len = 2;
     } else {
-        struct packet *pk = &n->pk[iv->buf[iv->head].pid];
+        struct packet *pk = &n->pk[net_ivc_front(iv).pid];
         if (ir->route.n == 0 && n->ivc_routed) /* its first turn at the arbiter */
             n->ivc_routed[ir - n->iroute] = now;
         ir->route.sel = 0;
@@ -627,7 +627,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
         iv->out_vc = (uint8_t)(bo % V);
         iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (ports[bo / V].kind == PORT_LOCAL) /* ready to eject from now */
-            n->pk[iv->buf[iv->head].pid].t_out = n->now;
+            n->pk[net_ivc_front(iv).pid].t_out = n->now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     }
     /* clear the grants for the next router */
@@ -814,7 +814,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE && !net_route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, NULL))
+            if (iv->state == IVC_IDLE && !net_route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, OBUF_ON(n, M), NULL))
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
@@ -892,7 +892,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
         iv->out_vc = req[best].vc;
         iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
         if (T_OUT(M) && ports[req[best].port].kind == PORT_LOCAL) /* ready to eject from now */
-            n->pk[iv->buf[iv->head].pid].t_out = now;
+            n->pk[net_ivc_front(iv).pid].t_out = now;
         ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
         if (!ANY(M) && n->vready && net_va_out_room(n, &ports[req[best].port], o) > 0)
             n->vready[gp0 + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
@@ -1198,7 +1198,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
     /* net_ivc_pop */
-    const flit_t f = iv->buf[iv->head];
+    const flit_t f = iv->buf[iv->head]; /* (no output buffers: no run, net_ivc_front) */
     iv->head = (iv->head + 1) & iv->mask;
     const uint64_t pbit = 1ULL << p, mob = tor ? pbit : n->mob_ports & pbit;
     struct port *in = &ports[p];

@@ -209,7 +209,7 @@ static bool find_victim(const struct net *n, const struct recovery *rc, uint32_t
             uint8_t st = iv->state;
             /* a head still waiting for a VC, or one that holds a VC it has
              * not been able to enter (eager allocation: its credits) */
-            if (st == IVC_ACTIVE ? !(iv->buf[iv->head].flags & FLIT_HEAD)
+            if (st == IVC_ACTIVE ? !(net_ivc_front(iv).flags & FLIT_HEAD)
                                  : st != IVC_WAIT && st != IVC_ROUTING && st != IVC_VA)
                 continue;
             const struct ivc_route *ir = &n->iroute[i];
@@ -309,7 +309,7 @@ static void lane_step(struct net *n, void *state)
         rc->held = true;
         rc->held_since = now;
         rc->count++;
-        rc->pid = iv->buf[iv->head].pid;
+        rc->pid = net_ivc_front(iv).pid;
         rc->r0 = r;
         rc->p0 = p;
         rc->v0 = v;
