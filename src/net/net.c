@@ -966,7 +966,7 @@ void net_destroy(struct net *n)
     free(n->node_rng);
     free(n->inj_credits);
     free(n->node_active);
-    free(n->pk);
+    free(n->pk_block);
     free(n->pk_free);
     free(n->router_active);
     free(n->rocc);
@@ -989,13 +989,24 @@ void net_destroy(struct net *n)
 
 /* ---- packets and sources ------------------------------------------------ */
 
+_Static_assert(sizeof(struct packet) == 64, "a packet record is one cache line");
+
 static bool packet_pool_grow(struct net *n)
 {
     uint32_t cap = n->pk_cap ? n->pk_cap * 2 : 1024;
-    /* Each block is kept as soon as it moves, so a failure leaks nothing. */
-    struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
-    if (!pk)
+    /* Each block is kept as soon as it moves, so a failure leaks nothing.
+     * The records start at the block's first line boundary: a packet's
+     * birth, head and tail then miss on one line, not two. A large block
+     * keeps its offset in the page as it grows (mremap), so the records
+     * seldom move within it, and growing copies no more than realloc. */
+    const size_t at = n->pk_block ? (size_t)((char *)n->pk - (char *)n->pk_block) : 0;
+    char *b = realloc(n->pk_block, (size_t)cap * sizeof *n->pk + 63);
+    if (!b)
         return false;
+    n->pk_block = b;
+    struct packet *pk = (struct packet *)(b + (-(uintptr_t)b & 63));
+    if ((char *)pk != b + at)
+        memmove(pk, b + at, (size_t)n->pk_cap * sizeof *pk);
     n->pk = pk;
     uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
     if (!fr)

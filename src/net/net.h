@@ -428,7 +428,8 @@ struct net {
     int32_t *inj_credits;   /* nodes * V */
     uint64_t *node_active;  /* bitmap: nodes with something to send */
 
-    struct packet *pk;
+    struct packet *pk;      /* line-aligned, in pk_block */
+    void *pk_block;
     uint32_t pk_cap, pk_live;
     uint32_t *pk_free;
     uint32_t pk_nfree;
