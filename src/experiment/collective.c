@@ -206,7 +206,7 @@ static int collective_loads(const struct saturn_config *cfg, uint64_t *lb, uint6
         uint32_t dst = 0;
         for (uint64_t k = 0; !rc && k < per * slices; k++) {
             if (k % slices == 0)
-                dst = pattern_dest(&s->pat, i, &n->nodes[i].rng);
+                dst = pattern_dest(&s->pat, i, &n->node_rng[i]);
             uint32_t pid = net_packet_new(n, i, dst, len, true);
             struct packet p = n->pk[pid];
             uint32_t r = topo_node_router(&n->topo, i);
@@ -376,7 +376,7 @@ int collective_run(struct saturn_sim *s, struct saturn_results *r, struct saturn
         for (; next < nr && rel[next].t == n->now; next++) {
             uint32_t i = rel[next].node, q = rel[next].k / slices;
             if (rel[next].k % slices == 0)
-                dst[(size_t)i * per + q] = pattern_dest(&s->pat, i, &n->nodes[i].rng);
+                dst[(size_t)i * per + q] = pattern_dest(&s->pat, i, &n->node_rng[i]);
             uint32_t pid = net_packet_new(n, i, dst[(size_t)i * per + q], len, true);
             n->pk[pid].slice = (uint16_t)rel[next].k;
         }

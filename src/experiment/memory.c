@@ -108,7 +108,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
     /* routers, nodes, topology, the event wheel, the process itself */
     double per_router = sizeof *n->rocc + sizeof *n->rports + sizeof *n->rwait + sizeof *n->rnv +
                         sizeof *n->rna + sizeof *n->rstamp + sizeof *n->router_rng + 4.0 * dims + 8;
-    double per_node = sizeof *n->nodes + sizeof *n->node_gp + 4 * sizeof(uint32_t) +
+    double per_node = sizeof *n->nodes + sizeof *n->node_rng + /* (its first queue slots in it) */
                       (double)V * sizeof(int32_t) +
                       3 * sizeof(uint64_t) + sizeof(struct rng);
     uint64_t longest = (uint64_t)saturn_config_int(cfg, df ? "dragonfly.global_latency"

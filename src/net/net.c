@@ -189,7 +189,8 @@ static bool queue_push(struct node *nd, uint32_t pid)
             return false;
         for (uint32_t i = 0; i < nd->qcount; i++)
             nq[i] = nd->q[(nd->qhead + i) & nd->qmask];
-        free(nd->q);
+        if (nd->q != nd->q_in)
+            free(nd->q);
         nd->q = nq;
         nd->qhead = 0;
         nd->qmask = ncap - 1;
@@ -393,23 +394,21 @@ static int build_buffers(struct net *n)
 static int build_nodes(struct net *n, uint64_t seed)
 {
     n->nnodes = n->topo.nodes;
-    n->nodes = calloc(n->nnodes, sizeof *n->nodes);
-    n->node_gp = calloc(n->nnodes, sizeof *n->node_gp);
+    n->nodes = zalloc_lines(n->nnodes, sizeof *n->nodes);
+    n->node_rng = zalloc_lines(n->nnodes, sizeof *n->node_rng); /* a stream never straddles two lines */
     n->inj_credits = calloc((size_t)n->nnodes * n->V, sizeof *n->inj_credits);
     n->node_active = calloc((n->nnodes + 63) / 64, sizeof(uint64_t));
-    if (!n->nodes || !n->node_gp || !n->inj_credits || !n->node_active)
+    if (!n->nodes || !n->node_rng || !n->inj_credits || !n->node_active)
         return SATURN_ENOMEM;
     for (uint32_t i = 0; i < n->nnodes; i++) {
         struct node *nd = &n->nodes[i];
-        nd->q = malloc(4 * sizeof *nd->q);
-        if (!nd->q)
-            return SATURN_ENOMEM;
-        nd->qmask = 3;
+        nd->q = nd->q_in;
+        nd->qmask = NODE_QIN - 1;
         nd->cur = NET_NONE;
         nd->last_vc = (uint8_t)(n->inj_vcs - 1);
-        n->node_gp[i] = topo_node_router(&n->topo, i) * (uint32_t)n->P +
-                        (uint32_t)topo_node_port(&n->topo, i);
-        rng_seed(&nd->rng, seed, i);
+        nd->gp = topo_node_router(&n->topo, i) * (uint32_t)n->P +
+                 (uint32_t)topo_node_port(&n->topo, i);
+        rng_seed(&n->node_rng[i], seed, i);
         for (int v = 0; v < n->V; v++)
             n->inj_credits[(size_t)i * n->V + v] = (int32_t)n->buf_cap;
     }
@@ -922,7 +921,8 @@ void net_destroy(struct net *n)
     free(n->ob_up);
     if (n->nodes)
         for (uint32_t i = 0; i < n->nnodes; i++)
-            free(n->nodes[i].q);
+            if (n->nodes[i].q != n->nodes[i].q_in)
+                free(n->nodes[i].q);
     for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
         struct net_part *w = &n->parts[t];
         if (w->wheel)
@@ -963,10 +963,10 @@ void net_destroy(struct net *n)
     free(n->pcredit);
     free(n->ccls);
     free(n->nodes);
-    free(n->node_gp);
+    free(n->node_rng);
     free(n->inj_credits);
     free(n->node_active);
-    free(n->pk);
+    free(n->pk_block);
     free(n->pk_free);
     free(n->router_active);
     free(n->rocc);
@@ -989,13 +989,24 @@ void net_destroy(struct net *n)
 
 /* ---- packets and sources ------------------------------------------------ */
 
+_Static_assert(sizeof(struct packet) == 64, "a packet record is one cache line");
+
 static bool packet_pool_grow(struct net *n)
 {
     uint32_t cap = n->pk_cap ? n->pk_cap * 2 : 1024;
-    /* Each block is kept as soon as it moves, so a failure leaks nothing. */
-    struct packet *pk = realloc(n->pk, (size_t)cap * sizeof *pk);
-    if (!pk)
+    /* Each block is kept as soon as it moves, so a failure leaks nothing.
+     * The records start at the block's first line boundary: a packet's
+     * birth, head and tail then miss on one line, not two. A large block
+     * keeps its offset in the page as it grows (mremap), so the records
+     * seldom move within it, and growing copies no more than realloc. */
+    const size_t at = n->pk_block ? (size_t)((char *)n->pk - (char *)n->pk_block) : 0;
+    char *b = realloc(n->pk_block, (size_t)cap * sizeof *n->pk + 63);
+    if (!b)
         return false;
+    n->pk_block = b;
+    struct packet *pk = (struct packet *)(b + (-(uintptr_t)b & 63));
+    if ((char *)pk != b + at)
+        memmove(pk, b + at, (size_t)n->pk_cap * sizeof *pk);
     n->pk = pk;
     uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
     if (!fr)
@@ -1027,7 +1038,7 @@ uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
     p->alive = 1;
     p->t_gen = n->now;
     if (n->rops->at_source)
-        n->rops->at_source(n->rstate, n, p, rng_next(&n->nodes[src].rng));
+        n->rops->at_source(n->rstate, n, p, rng_next(&n->node_rng[src]));
     n->pk_live++;
     if (!queue_push(&n->nodes[src], pid)) {
         fprintf(stderr, "saturn: out of memory (source queue)\n");
@@ -1094,6 +1105,7 @@ static void inject_node(struct net *n, uint32_t i)
         n->packets_in_net++;
         nd->cur = pid;
         nd->cur_seq = 0;
+        nd->cur_len = n->pk[pid].len;
         nd->cur_vc = nd->last_vc = (uint8_t)v;
         n->pk[pid].t_inj = n->now;
         n->pk[pid].injected = 1;
@@ -1101,15 +1113,14 @@ static void inject_node(struct net *n, uint32_t i)
     int32_t *cr = &n->inj_credits[(size_t)i * n->V + nd->cur_vc];
     if (n->buf_cap && *cr <= 0)
         return;
-    const struct packet *p = &n->pk[nd->cur];
     flit_t f = {nd->cur, (uint16_t)nd->cur_seq, 0};
     if (nd->cur_seq == 0)
         f.flags |= FLIT_HEAD;
-    if (nd->cur_seq + 1 == p->len)
+    if (nd->cur_seq + 1 == nd->cur_len)
         f.flags |= FLIT_TAIL;
     if (n->buf_cap)
         (*cr)--;
-    const uint32_t gp = n->node_gp[i];
+    const uint32_t gp = nd->gp;
     struct net_part *dw = /* the partition of the node's router */
         n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
     /* A bounded injection VC takes the flit as a link from a router of its
@@ -1132,7 +1143,7 @@ static void inject_node(struct net *n, uint32_t i)
             n->node_span[4 * (size_t)i] = n->now + 1;
         n->node_span[4 * (size_t)i + 1] = n->now + 1;
     }
-    if (++nd->cur_seq == p->len) {
+    if (++nd->cur_seq == nd->cur_len) {
         nd->cur = NET_NONE;
         if (n->ctl->packet_sent)
             n->ctl->packet_sent(n->ctl_state, n, i);

@@ -211,14 +211,26 @@ struct port_rare {
     int16_t hold_in;    /* router.sw_hold, output side: the input port holding it, or -1 */
 };
 
+/* A source: its queue and the packet it injects. One cache line (line-
+ * aligned allocation) with all that a flit's injection reads but its
+ * credit, and the queue's first slots: on a network beyond the caches a
+ * sending node then misses on this line, not also on its packet's, its
+ * port's and its queue's. Its random stream, read only as a packet is
+ * born, is apart (n->node_rng). */
+#define NODE_QIN 4 /* queue slots in the node itself (q_in), until the queue outgrows them */
 struct node {
-    uint32_t *q;        /* source queue of packet ids, ring */
+    _Alignas(64) uint32_t *q; /* source queue of packet ids, ring: q_in, or on the heap once
+                                 it grew */
     uint32_t qhead, qcount, qmask;
     uint32_t cur;       /* packet being injected, or NET_NONE */
     uint32_t cur_seq;
+    uint32_t cur_len;   /* its length (its packet's line is read at its head only) */
+    uint32_t gp;        /* the global input port it injects into (made once: the topology's
+                           answer costs a division) */
     uint8_t cur_vc, last_vc;
-    struct rng rng;
+    uint32_t q_in[NODE_QIN];
 };
+_Static_assert(sizeof(struct node) == 64, "struct node is one cache line");
 
 enum ev_kind { EV_FLIT, EV_OBUF, EV_SINK };
 
@@ -427,12 +439,12 @@ struct net {
 
     uint32_t nnodes;
     struct node *nodes;
-    uint32_t *node_gp;      /* per node: the global input port it injects into (made once:
-                               the topology's answer costs a division) */
+    struct rng *node_rng;   /* per node: the stream its births draw from (traffic, at_source) */
     int32_t *inj_credits;   /* nodes * V */
     uint64_t *node_active;  /* bitmap: nodes with something to send */
 
-    struct packet *pk;
+    struct packet *pk;      /* line-aligned, in pk_block */
+    void *pk_block;
     uint32_t pk_cap, pk_live;
     uint32_t *pk_free;
     uint32_t pk_nfree;

@@ -116,7 +116,7 @@ int bernoulli_init(struct bernoulli *b, struct net *n, double p, uint32_t len)
     if (p <= 0)
         return SATURN_OK;
     for (uint32_t i = 0; i < n->nnodes; i++) {
-        b->next[i] = n->now + gap(b, &n->nodes[i].rng) - 1;
+        b->next[i] = n->now + gap(b, &n->node_rng[i]) - 1;
         slot_push(b, (uint32_t)(b->next[i] % BERNOULLI_WHEEL), i);
     }
     return SATURN_OK;
@@ -160,7 +160,7 @@ int traffic_process_init(struct bernoulli *b, struct net *n, const struct saturn
     if (p <= 0)
         return SATURN_OK;
     for (uint32_t i = 0; i < n->nnodes; i++) {
-        struct rng *r = &n->nodes[i].rng;
+        struct rng *r = &n->node_rng[i];
         /* the stationary state: on with probability alpha / (alpha + beta) */
         if (rng_uniform(r) < alpha / (alpha + beta)) {
             b->on_from[i] = n->now;
@@ -202,7 +202,7 @@ static void step(struct bernoulli *b, struct net *n, const struct pattern *pat,
     for (uint32_t j = 0; j < cnt; j++) {
         uint32_t i = list[j];
         if (b->next[i] == n->now) {
-            struct rng *r = &n->nodes[i].rng;
+            struct rng *r = &n->node_rng[i];
             if (n->source_limit && n->nodes[i].qcount >= n->source_limit) {
                 b->refused++;
             } else if (accept >= 1.0 || rng_uniform(r) < accept) {
