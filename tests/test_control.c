@@ -196,7 +196,7 @@ static void vcc_waits_for_idle_links(void **state)
         n->now = c;
         n->rstamp[1] = c + 1; /* a steady value: registers carry the current one */
         n->rnv[1] = 5;
-        n->ports[1 * n->P + 1].last_send = c <= 4 ? c + 1 : 0;
+        n->prare[1 * n->P + 1].last_send = c <= 4 ? c + 1 : 0;
         gsum_step(&g, n);
         if (first < 0 && gsum_seen(&g, 0).nv == 5)
             first = (int64_t)c;

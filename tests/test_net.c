@@ -284,7 +284,7 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
 }
 
 /* A crossing's credit goes into the queue of its input port's credit class
- * (n->pcredit, n->ccls; w->cq for the cycle) and is back upstream exactly
+ * (struct port credit, n->ccls; w->cq for the cycle) and is back upstream exactly
  * router.credit_delay cycles after the flit left the input buffer: the
  * injection VC's at the node, the network VC's at the sending router,
  * never out of range. The audit catches a port whose credits would go to
@@ -353,14 +353,14 @@ static void credit_back_after_its_delay(void **state)
         /* a port whose credits would go elsewhere */
         for (size_t gp = 0; gp < nvc / (size_t)n->V; gp++)
             if (n->ports[gp].kind == PORT_NET) {
-                n->pcredit[gp].ctr += (uint32_t)n->V;
+                n->ports[gp].credit.ctr += (uint32_t)n->V;
                 assert_false(net_audit(n));
                 assert_non_null(strstr(n->fail_msg, "credits to counter"));
-                n->pcredit[gp].ctr -= (uint32_t)n->V;
+                n->ports[gp].credit.ctr -= (uint32_t)n->V;
                 n->failed = false;
-                n->pcredit[gp].cls = 1;
+                n->ports[gp].credit.cls = 1;
                 assert_false(net_audit(n));
-                n->pcredit[gp].cls = 0;
+                n->ports[gp].credit.cls = 0;
                 n->failed = false;
                 assert_true(net_audit(n));
                 break;

@@ -118,7 +118,7 @@ static struct gsum_pair add(struct gsum_pair a, struct gsum_pair b)
  * the register hops tried and those that found the link free.) */
 static bool link_free(struct gsum *g, const struct net *n, uint32_t router, int port)
 {
-    bool free_now = n->ports[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
+    bool free_now = n->prare[(size_t)router * n->P + (size_t)port].last_send != n->now + 1;
     g->hops_tried++;
     g->hops_made += free_now;
     return free_now;

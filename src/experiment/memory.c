@@ -85,7 +85,7 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
                                             (ocap || ounl ? sizeof *n->ob_ring : 0)) +
                              vcs * (freed + (double)sizeof *n->va_on) + /* a bound */
                              routers * P * (double)(sizeof *n->ports + sizeof *n->prare +
-                                                    sizeof *n->pcredit + sizeof *n->vready +
+                                                    sizeof *n->vready +
                                                     sizeof *n->va_hope) + /* a bound */
                              routers * (double)sizeof *n->va_hp);
 

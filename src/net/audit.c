@@ -292,7 +292,7 @@ bool net_audit(struct net *n)
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NONE || pt->cap == 0)
             continue;
-        const struct port_credit pc = n->pcredit[gp];
+        const struct port_credit pc = pt->credit;
         const uint32_t ctr = net_port_credit_ctr(n, pt);
         if (pc.ctr != ctr || pc.cls >= n->nccls ||
             n->ccls[pc.cls] != ((uint32_t)pt->credit_lat << 16 | pt->up_part)) {

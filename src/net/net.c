@@ -422,8 +422,6 @@ static int build_nodes(struct net *n, uint64_t seed)
 static int credit_classes(struct net *n)
 {
     const size_t nports = (size_t)n->topo.routers * n->P;
-    if (!(n->pcredit = calloc(nports, sizeof *n->pcredit)))
-        return SATURN_ENOMEM;
     uint32_t cap = 0;
     for (size_t gp = 0; gp < nports; gp++) {
         const struct port *pt = &n->ports[gp];
@@ -443,7 +441,7 @@ static int credit_classes(struct net *n)
             }
             n->ccls[n->nccls++] = key;
         }
-        n->pcredit[gp] = (struct port_credit){net_port_credit_ctr(n, pt), c};
+        n->ports[gp].credit = (struct port_credit){net_port_credit_ctr(n, pt), c};
     }
     for (uint32_t t = 0; t < n->nparts; t++)
         if (!(n->parts[t].cq = calloc(n->nccls ? n->nccls : 1, sizeof *n->parts[t].cq)))
@@ -960,7 +958,6 @@ void net_destroy(struct net *n)
     free(n->va_on);
     free(n->ports);
     free(n->prare);
-    free(n->pcredit);
     free(n->ccls);
     free(n->nodes);
     free(n->node_rng);

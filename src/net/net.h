@@ -169,6 +169,19 @@ struct ovc {
 };
 _Static_assert(sizeof(struct ovc) == 32, "struct ovc is 32 bytes");
 
+/* Where the credits of an input port's slots go, made once at creation
+ * (the hot path's net_ivc_credit_now): ctr, the counter of its VC 0 (up *
+ * V, or node * V | NET_CREDIT_NODE: VC v's is ctr + v), and cls, the
+ * port's credit class, its (credit_lat, up_part) pair among the network's
+ * (n->ccls), whose queue for the current cycle the routers' phase keeps
+ * in w->cq. Only for ports with bounded buffers (cap != 0). It sits in
+ * struct port: a crossing reads its input port's line anyway (cap), where a
+ * table of its own was one more L2 miss a flit-hop on paper 004's network. */
+struct port_credit {
+    uint32_t ctr;
+    uint32_t cls;
+};
+
 enum port_kind { PORT_NONE, PORT_NET, PORT_LOCAL };
 
 struct port {
@@ -191,9 +204,7 @@ struct port {
     uint8_t sa_acc_rr;  /* input side, router.sw_alloc = islip: the accept pointer */
     uint16_t far_part;  /* output side: the partition owning far_in's router */
     uint16_t up_part;   /* input side: the partition owning up's router (or the node's) */
-    uint64_t last_send; /* output side: last cycle a data flit took the link, + 1; read only
-                           by the entropy circuit's free-link test (global_sum.c), which sets
-                           n->router_mob: the speedup-1 cycle writes it only then */
+    struct port_credit credit; /* input side: where its slots' credits go */
 };
 /* One cache line a port (the allocation is aligned to it): the router's
  * cycle reads the ports of every active router, so a port that straddled
@@ -201,7 +212,8 @@ struct port {
  * the rarer options use live in struct port_rare. */
 _Static_assert(sizeof(struct port) == 64, "struct port is one cache line");
 
-/* A port's fields for the options RM_ANY alone handles (router.c). */
+/* A port's fields for the options RM_ANY alone handles (router.c), and the
+ * entropy circuit's last_send. */
 struct port_rare {
     uint64_t stolen;    /* output side: cycle + 1 in which a hook (the recovery lane) uses the link */
     int32_t link_hold;  /* output side, packet order: the VC (network port) or router-local
@@ -209,6 +221,9 @@ struct port_rare {
     int16_t hold_vc;    /* router.sw_hold, input side: the VC whose packet holds this input's
                            crossbar match, or -1 */
     int16_t hold_in;    /* router.sw_hold, output side: the input port holding it, or -1 */
+    uint64_t last_send; /* output side: last cycle a data flit took the link, + 1; read only
+                           by the entropy circuit's free-link test (global_sum.c), which sets
+                           n->router_mob: the speedup-1 cycle writes it only then */
 };
 
 /* A source: its queue and the packet it injects. One cache line (line-
@@ -257,17 +272,6 @@ struct evq {
 struct creditq {
     uint32_t *i;
     uint32_t n, cap;
-};
-
-/* Where the credits of an input port's slots go, made once at creation
- * (the hot path's net_ivc_credit_now): ctr, the counter of its VC 0 (up *
- * V, or node * V | NET_CREDIT_NODE: VC v's is ctr + v), and cls, the
- * port's credit class, its (credit_lat, up_part) pair among the network's
- * (n->ccls), whose queue for the current cycle the routers' phase keeps
- * in w->cq. Only for ports with bounded buffers (cap != 0). */
-struct port_credit {
-    uint32_t ctr;
-    uint32_t cls;
 };
 
 /* One partition of the routers (sim.threads): a contiguous block of
@@ -419,7 +423,6 @@ struct net {
                                of its router with a head in va_hope that asks for it (a
                                superset: a port woken, or whose head left, may stay) */
     struct port_rare *prare; /* routers * P */
-    struct port_credit *pcredit; /* routers * P: where each input port's credits go */
     uint32_t *ccls;         /* credit classes: credit_lat << 16 | up_part, nccls of them */
     uint32_t nccls;
     struct ivc *ivcs;       /* routers * P * V */

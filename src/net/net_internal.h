@@ -221,7 +221,7 @@ net_ivc_credit_now(struct net *n, struct net_part *w, const struct port *in, uin
                    uint32_t v)
 {
     if (in->cap != 0) {
-        const struct port_credit pc = n->pcredit[gp];
+        const struct port_credit pc = in->credit;
         net_creditq_push(w->cq[pc.cls], pc.ctr + v);
     }
 }

@@ -128,7 +128,9 @@ static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t 
 
 /* Flit f leaves router r on the link of output port gop, VC vc, and
  * reaches the next router after delay cycles. one (with bnd): every
- * router is partition w's, and w sends directly (router_tor_one). */
+ * router is partition w's, and w sends directly (router_tor_one). ls:
+ * note the link's last_send (n->router_mob: the entropy circuit reads it;
+ * a line of struct port_rare no other cycle touches). */
 HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *op, uint32_t gop,
                    struct ovc *o, uint32_t vc, flit_t f, uint32_t delay, const int M,
                    const bool bnd, const bool one, const bool ls)
@@ -154,7 +156,7 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         n->rocc[r]--;
     w->flit_hops++;
     if (ls) /* read only with n->router_mob (net.h) */
-        op->last_send = n->now + 1;
+        n->prare[gop].last_send = n->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
     if (ANY(M) && n->link_first)
@@ -270,7 +272,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
         }
     } else {
         onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, false,
-                  true);
+                  n->router_mob);
     }
     w->last_move = n->now;
     if (n->mob_ports & (1ULL << p))
@@ -356,7 +358,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else
             o->ob_space++;
     }
-    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, false, true);
+    onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, false, n->router_mob);
     w->last_move = n->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
@@ -1176,7 +1178,7 @@ HOT void sa_request1(const struct port *ports, const struct ivc *ivcs, int V, in
  * cycle in locals: the same steps in the same order. With lr
  * (router_step_plain1_rec) it keeps the link records as RM_ANY does
  * (record_link, without a chart: a chart runs RM_ANY). With ls it keeps
- * op->last_send (n->router_mob: its only reader sets it). tor: the torus's
+ * the port's last_send (n->router_mob: its only reader sets it). tor: the torus's
  * loop (router_tor_loop), 2 on one partition that takes every credit in
  * one class (router_tor_one). */
 HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nvc,
@@ -1209,7 +1211,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
             *(tor ? &n->rports[r] : rpm) &= ~pbit;
     }
     if (tor) { /* net_ivc_credit_now, every buffer bounded */
-        const struct port_credit pc = n->pcredit[gp0 + (uint32_t)p];
+        const struct port_credit pc = in->credit;
         net_creditq_push(w->cq[tor == 2 ? 0 : pc.cls], pc.ctr + (uint32_t)v);
     } else {
         net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
