@@ -911,35 +911,62 @@ static void rings_restart_when_empty(void **state)
     }
 }
 
-/* An output buffer's first flits held as a count (struct ob_run) read as
- * the flits the ring would hold: on paper 004's router, in its fast cycle,
- * in router_step_any and with a 2-cycle crossbar (EV_OBUF arrivals), under
- * packets of 1, 3, 8 and 13 flits at a load that queues packets behind one
- * another, every buffer's flits (net_ob_at) are after every cycle each
- * packet's next ones in order, the head first and the tail last; both the
- * count and the ring hold flits in many VC-cycles, and every packet
- * arrives whole and in order (the sinks check), the audit every cycle. */
-static void ob_runs_exact(void **state)
+/* The flits fl[0 .. cnt) of one buffer, front first, are each packet's
+ * next ones in order, the head first and the tail last, of live packets. */
+static void assert_flits_in_order(const struct net *n, const flit_t *fl, uint32_t cnt)
+{
+    for (uint32_t k = 0; k < cnt; k++) {
+        const flit_t f = fl[k];
+        assert_true(n->pk[f.pid].alive);
+        const uint32_t len = n->pk[f.pid].len;
+        assert_true(f.seq < len);
+        assert_int_equal(!!(f.flags & FLIT_HEAD), f.seq == 0);
+        assert_int_equal(!!(f.flags & FLIT_TAIL), f.seq + 1u == len);
+        if (k) { /* a packet's next flit, or a head after a tail */
+            const flit_t g = fl[k - 1];
+            if (g.flags & FLIT_TAIL)
+                assert_true(f.flags & FLIT_HEAD);
+            else
+                assert_true(f.pid == g.pid && f.seq == g.seq + 1u);
+        }
+    }
+}
+
+/* The flits held as counts read as the flits the rings would hold: an
+ * output buffer's first ones (struct ob_run) and an input VC's packet
+ * (struct ivc, run). On paper 004's router, in its fast cycle (arrivals
+ * counted in by the routers' loop), in router_step_any (by the arrivals'
+ * pass), with a 2-cycle crossbar (EV_OBUF arrivals) and under wormhole,
+ * packets of 1, 3, 8 and 13 flits at a load that queues them, every
+ * buffer's flits (net_ob_at, net_ivc_at) are in order after every cycle
+ * (assert_flits_in_order); counts and rings both hold flits in many
+ * VC-cycles, and every packet arrives whole and in order (the sinks
+ * check), the audit (the run records among it) every cycle. */
+static void runs_exact(void **state)
 {
     (void)state;
-    for (int mode = 0; mode < 3; mode++) {
+    for (int mode = 0; mode < 4; mode++) {
         struct saturn_config *cfg;
         struct net *n = test_net(
             (const char *const[]){"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
                                   "dragonfly.h=2", "router.vcs=3", "router.buf_flits=32",
-                                  "router.out_buf_flits=32", "router.switching=vct",
+                                  "router.out_buf_flits=32",
+                                  mode == 3 ? "router.switching=wormhole" : "router.switching=vct",
                                   "router.speedup=2", "router.route_delay=4",
                                   mode == 2 ? "router.xbar_delay=2" : "router.xbar_delay=1",
                                   "routing.algorithm=base", NULL},
             &cfg);
-        n->links_taken = mode > 0; /* router_step_any (read only by router_step_for) */
+        n->links_taken = mode == 1 || mode == 2; /* router_step_any (read by router_step_for) */
         assert_true(n->obuf_on);
         const uint32_t nodes = n->topo.nodes, lens[4] = {1, 3, 8, 13};
         const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
         uint32_t sent = 0;
-        long counted = 0, ringed = 0; /* VC-cycles with flits in the count, in the ring */
+        /* VC-cycles with flits: output buffers' in the count, in the ring;
+         * input VCs' in a run, in the ring */
+        long counted = 0, ringed = 0, in_run = 0, in_ring = 0;
+        flit_t fl[1024]; /* (a global link's buffer holds more than a local one's) */
         for (long c = 0; c < 6000 && (sent < 1500 || n->packets_delivered < sent); c++) {
-            if (sent < 1500 && c % 2 == 0) /* to a few nodes: outputs queue packets */
+            if (sent < 1500 && c % 2 == 0) /* to a few nodes: buffers queue packets */
                 for (uint32_t k = 0; k < 6; k++, sent++)
                     net_packet_new(n, (sent * 7) % nodes, (sent % 5) * 3 % nodes, lens[sent % 4],
                                    true);
@@ -947,31 +974,27 @@ static void ob_runs_exact(void **state)
             assert_true(net_audit(n));
             for (size_t i = 0; i < nvc; i++) {
                 const struct ovc *o = &n->ovcs[i];
-                const struct ob_run *u = &o->run;
-                if (!o->ob_count)
-                    continue;
-                assert_true(u->held <= o->ob_count);
-                counted += u->held > 0;
-                ringed += u->held < o->ob_count;
-                for (uint32_t k = 0; k < o->ob_count; k++) {
-                    const flit_t f = net_ob_at(n, o, k);
-                    assert_true(n->pk[f.pid].alive);
-                    const uint32_t len = n->pk[f.pid].len;
-                    assert_true(f.seq < len);
-                    assert_int_equal(!!(f.flags & FLIT_HEAD), f.seq == 0);
-                    assert_int_equal(!!(f.flags & FLIT_TAIL), f.seq + 1u == len);
-                    if (k) { /* a packet's next flit, or a head after a tail */
-                        const flit_t g = net_ob_at(n, o, k - 1);
-                        if (g.flags & FLIT_TAIL)
-                            assert_true(f.flags & FLIT_HEAD);
-                        else
-                            assert_true(f.pid == g.pid && f.seq == g.seq + 1u);
-                    }
+                if (o->ob_count) {
+                    assert_true(o->run.held <= o->ob_count && o->ob_count <= 1024);
+                    counted += o->run.held > 0;
+                    ringed += o->run.held < o->ob_count;
+                    for (uint32_t k = 0; k < o->ob_count; k++)
+                        fl[k] = net_ob_at(n, o, k);
+                    assert_flits_in_order(n, fl, o->ob_count);
+                }
+                const struct ivc *iv = &n->ivcs[i];
+                if (iv->count) {
+                    assert_true(iv->count <= 1024);
+                    in_run += (iv->run & IVC_RUN) != 0;
+                    in_ring += !(iv->run & IVC_RUN);
+                    for (uint32_t k = 0; k < iv->count; k++)
+                        fl[k] = net_ivc_at(iv, k);
+                    assert_flits_in_order(n, fl, iv->count);
                 }
             }
         }
         assert_int_equal(n->packets_delivered, sent);
-        assert_true(counted > 5000 && ringed > 1000);
+        assert_true(counted > 5000 && ringed > 1000 && in_run > 5000 && in_ring > 1000);
         test_net_free(n, cfg);
     }
 }
@@ -1025,69 +1048,6 @@ static void ivc_run_fifo(void **state)
         in_run += (iv.run & IVC_RUN) != 0;
     }
     assert_true(in_run > 20000 && spilled > 1000 && odd > 1000);
-}
-
-/* Input VCs' runs read as the flits the ring would hold: on paper 004's
- * router, output-buffered, in its fast cycle (arrivals counted in by the
- * routers' loop), in router_step_any (by the arrivals' pass) and under
- * wormhole, packets of 1, 3, 8 and 13 flits at a load that queues them,
- * every input VC's flits (net_ivc_at) are after every cycle each packet's
- * next ones in order, the head first and the tail last; runs and rings
- * both hold flits in many VC-cycles, and every packet arrives whole and in
- * order (the sinks check), the audit (the run records) every cycle. */
-static void ivc_runs_exact(void **state)
-{
-    (void)state;
-    for (int mode = 0; mode < 3; mode++) {
-        struct saturn_config *cfg;
-        struct net *n = test_net(
-            (const char *const[]){"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
-                                  "dragonfly.h=2", "router.vcs=3", "router.buf_flits=32",
-                                  "router.out_buf_flits=32",
-                                  mode == 2 ? "router.switching=wormhole" : "router.switching=vct",
-                                  "router.speedup=2", "router.route_delay=4",
-                                  "router.xbar_delay=1", "routing.algorithm=base", NULL},
-            &cfg);
-        n->links_taken = mode == 1; /* router_step_any (read only by router_step_for) */
-        assert_true(n->obuf_on);
-        const uint32_t nodes = n->topo.nodes, lens[4] = {1, 3, 8, 13};
-        const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
-        uint32_t sent = 0;
-        long in_run = 0, ringed = 0; /* VC-cycles with flits in a run, in the ring */
-        for (long c = 0; c < 6000 && (sent < 1500 || n->packets_delivered < sent); c++) {
-            if (sent < 1500 && c % 2 == 0) /* to a few nodes: inputs queue packets */
-                for (uint32_t k = 0; k < 6; k++, sent++)
-                    net_packet_new(n, (sent * 7) % nodes, (sent % 5) * 3 % nodes, lens[sent % 4],
-                                   true);
-            assert_int_equal(net_step(n), SATURN_OK);
-            assert_true(net_audit(n));
-            for (size_t i = 0; i < nvc; i++) {
-                const struct ivc *iv = &n->ivcs[i];
-                if (!iv->count)
-                    continue;
-                in_run += (iv->run & IVC_RUN) != 0;
-                ringed += !(iv->run & IVC_RUN);
-                for (uint32_t k = 0; k < iv->count; k++) {
-                    const flit_t f = net_ivc_at(iv, k);
-                    assert_true(n->pk[f.pid].alive);
-                    const uint32_t len = n->pk[f.pid].len;
-                    assert_true(f.seq < len);
-                    assert_int_equal(!!(f.flags & FLIT_HEAD), f.seq == 0);
-                    assert_int_equal(!!(f.flags & FLIT_TAIL), f.seq + 1u == len);
-                    if (k) { /* a packet's next flit, or a head after a tail */
-                        const flit_t g = net_ivc_at(iv, k - 1);
-                        if (g.flags & FLIT_TAIL)
-                            assert_true(f.flags & FLIT_HEAD);
-                        else
-                            assert_true(f.pid == g.pid && f.seq == g.seq + 1u);
-                    }
-                }
-            }
-        }
-        assert_int_equal(n->packets_delivered, sent);
-        assert_true(in_run > 5000 && ringed > 1000);
-        test_net_free(n, cfg);
-    }
 }
 
 /* Whether every push-table entry of every partition is what net_wheel_turn
@@ -1233,9 +1193,8 @@ int main(void)
         cmocka_unit_test(link_records_fast_cycle_same),
         cmocka_unit_test(obuf_fast_cycle_same),
         cmocka_unit_test(rings_restart_when_empty),
-        cmocka_unit_test(ob_runs_exact),
+        cmocka_unit_test(runs_exact),
         cmocka_unit_test(ivc_run_fifo),
-        cmocka_unit_test(ivc_runs_exact),
         cmocka_unit_test(short_wheel_same),
         cmocka_unit_test(va_hope_fast_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
