@@ -941,7 +941,8 @@ static void assert_flits_in_order(const struct net *n, const flit_t *fl, uint32_
  * buffer's flits (net_ob_at, net_ivc_at) are in order after every cycle
  * (assert_flits_in_order); counts and rings both hold flits in many
  * VC-cycles, and every packet arrives whole and in order (the sinks
- * check), the audit (the run records among it) every cycle. */
+ * check), the audit (the run records among it) every cycle; a run's tail
+ * bit flipped once, the audit fails. */
 static void runs_exact(void **state)
 {
     (void)state;
@@ -964,6 +965,7 @@ static void runs_exact(void **state)
         /* VC-cycles with flits: output buffers' in the count, in the ring;
          * input VCs' in a run, in the ring */
         long counted = 0, ringed = 0, in_run = 0, in_ring = 0;
+        bool tried = false; /* a run's record corrupted once */
         flit_t fl[1024]; /* (a global link's buffer holds more than a local one's) */
         for (long c = 0; c < 6000 && (sent < 1500 || n->packets_delivered < sent); c++) {
             if (sent < 1500 && c % 2 == 0) /* to a few nodes: buffers queue packets */
@@ -982,7 +984,16 @@ static void runs_exact(void **state)
                         fl[k] = net_ob_at(n, o, k);
                     assert_flits_in_order(n, fl, o->ob_count);
                 }
-                const struct ivc *iv = &n->ivcs[i];
+                struct ivc *iv = &n->ivcs[i];
+                if (iv->count && (iv->run & IVC_RUN) && !tried) { /* the audit reads the record */
+                    tried = true;
+                    iv->run ^= IVC_RUN_TAIL;
+                    assert_false(net_audit(n));
+                    assert_non_null(strstr(n->fail_msg, "run record"));
+                    iv->run ^= IVC_RUN_TAIL;
+                    n->failed = false;
+                    assert_true(net_audit(n));
+                }
                 if (iv->count) {
                     assert_true(iv->count <= 1024);
                     in_run += (iv->run & IVC_RUN) != 0;
@@ -994,7 +1005,7 @@ static void runs_exact(void **state)
             }
         }
         assert_int_equal(n->packets_delivered, sent);
-        assert_true(counted > 5000 && ringed > 1000 && in_run > 5000 && in_ring > 1000);
+        assert_true(counted > 5000 && ringed > 1000 && in_run > 5000 && in_ring > 1000 && tried);
         test_net_free(n, cfg);
     }
 }

@@ -39,6 +39,19 @@ static bool ports_mask_ok(struct net *n, uint32_t r, bool out, uint64_t kept)
  * VC Vd, apart: they equal the meta counter); for every
  * finite buffer, credits upstream + flits on the way + flits held +
  * credits on the way back equal its capacity. */
+/* Input VC iv's run record (struct ivc, run) is one: flits held, only its
+ * bits, of a live packet within its length, the tail bit set exactly when
+ * the run reaches the packet's last flit. */
+static bool run_record_ok(const struct net *n, const struct ivc *iv)
+{
+    const uint32_t run = iv->run, seq = run & 0xffff;
+    if (iv->count == 0 || (run & ~(IVC_RUN | IVC_RUN_TAIL | 0xffffu)) ||
+        iv->run_pid >= n->pk_cap || !n->pk[iv->run_pid].alive)
+        return false;
+    const uint32_t len = n->pk[iv->run_pid].len;
+    return seq + iv->count <= len && !!(run & IVC_RUN_TAIL) == (seq + iv->count == len);
+}
+
 bool net_audit(struct net *n)
 {
     const uint32_t V = (uint32_t)n->V;
@@ -137,15 +150,12 @@ bool net_audit(struct net *n)
         if ((!n->obuf_on && listed[i] != (int64_t)iv->pending) ||
             (coming && iv->count + coming > iv->mask + 1)) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits on their way in its ring, "
-                     "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V, iv->pending,
-                     (long long)listed[i], iv->count, iv->mask + 1);
+                     "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V,
+                     n->obuf_on ? 0 : iv->pending, (long long)listed[i], iv->count, iv->mask + 1);
             ok = audit_fail(n, msg);
-        } else if (n->obuf_on && (run & IVC_RUN ? iv->count == 0 ||
-                                                      (run & ~(IVC_RUN | IVC_RUN_TAIL | 0xffffu)) ||
-                                                      (run & 0xffff) + iv->count > 65536
-                                                : run != 0)) {
-            snprintf(msg, sizeof msg, "input port %zu vc %zu: a run record 0x%x holding %u flits",
-                     i / V, i % V, run, iv->count);
+        } else if (n->obuf_on && (run & IVC_RUN ? !run_record_ok(n, iv) : run != 0)) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: a run record 0x%x of packet %u "
+                     "holding %u flits", i / V, i % V, run, iv->run_pid, iv->count);
             ok = audit_fail(n, msg);
         }
     }
