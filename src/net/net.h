@@ -223,7 +223,7 @@ struct port_rare {
     int16_t hold_in;    /* router.sw_hold, output side: the input port holding it, or -1 */
     uint64_t last_send; /* output side: last cycle a data flit took the link, + 1; read only
                            by the entropy circuit's free-link test (global_sum.c), which sets
-                           n->router_mob: the speedup-1 cycle writes it only then */
+                           n->router_mob: written only then (onto_link's ls) */
 };
 
 /* A source: its queue and the packet it injects. One cache line (line-
