@@ -374,7 +374,7 @@ static inline __attribute__((always_inline)) void net_send_deferred(struct net *
     uint32_t *e = &q->i[q->n];
     e[0] = gp << 6 | vc;
     e[1] = f.pid;
-    e[2] = (uint32_t)f.seq | (uint32_t)f.flags << 16;
+    e[2] = net_flit_word(f);
     q->n += 3;
 }
 /* The flit of a deferred arrival entry e (net_send_deferred). */
