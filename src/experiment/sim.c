@@ -236,6 +236,7 @@ void saturn_sim_free(struct saturn_sim *s)
         return;
     free(s->offsets);
     free(s->gen);
+    free(s->ent_count);
     net_destroy(&s->net);
     pattern_free(&s->pat);
     saturn_config_free(s->cfg);
@@ -260,23 +261,40 @@ void sim_accumulate(struct saturn_sim *s, bool on)
 /* Packet entropy (paper 000, eqs. 1-2) over the window that ends now:
  * the packets in the network for the whole window, each contributing
  * log2(1 + hops its head made in it); the 1 keeps blocked packets finite
- * (the paper's log2(dP) is -infinity for them). Then a new window opens. */
+ * (the paper's log2(dP) is -infinity for them). Then a new window opens.
+ * The packets are counted by hops made and the terms summed by hops, so
+ * that the sum does not depend on which packet has which id (a block of
+ * cycles, net/block.c, gives its packets other ids than cycle by cycle). */
 static void entropy_window_end(struct saturn_sim *s)
 {
     struct net *n = &s->net;
-    double sum = 0;
+    if (!s->ent_count && !(s->ent_count = calloc(UINT16_MAX + 1, sizeof *s->ent_count))) {
+        fprintf(stderr, "saturn: out of memory (packet entropy)\n");
+        abort();
+    }
+    uint32_t *by_hops = s->ent_count, most = 0;
     uint64_t count = 0;
     for (uint32_t i = 0; i < n->pk_cap; i++) {
         struct packet *p = &n->pk[i];
         if (!p->alive || !p->injected)
             continue;
         if (p->marked) {
-            sum += log2(1.0 + (double)(uint16_t)(p->hops - p->hops_mark));
+            const uint16_t d = (uint16_t)(p->hops - p->hops_mark);
+            by_hops[d]++;
+            if (d > most)
+                most = d;
             count++;
         }
         p->marked = 1;
         p->hops_mark = p->hops;
     }
+    double sum = 0;
+    if (count)
+        for (uint32_t d = 0; d <= most; d++) {
+            if (by_hops[d])
+                sum += (double)by_hops[d] * log2(1.0 + (double)d);
+            by_hops[d] = 0;
+        }
     if (count) {
         s->last_entropy = sum / (double)count;
         if (s->acc_on) {

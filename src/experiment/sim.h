@@ -29,6 +29,7 @@ struct saturn_sim {
     double acc_nv, acc_na, acc_thr, acc_cycles, acc_entropy;
     uint64_t acc_windows;
     uint64_t entropy_window;
+    uint32_t *ent_count;  /* packets by hops made in the window (entropy_window_end) */
     double last_entropy;  /* E of the last complete window, -1 before */
 
     /* collectives: per-node start offsets (NULL: from the config) and
