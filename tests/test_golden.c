@@ -21,7 +21,7 @@
 
 /* A new field must be written below (then update the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 712,
+_Static_assert(sizeof(struct saturn_results) == 720,
                "struct saturn_results changed: write the new field in dump_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "write the new field in dump_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "write the new field in dump_results");
@@ -138,6 +138,7 @@ static void dump_results(struct text *t, const struct saturn_results *r)
     U("flit_hops", r->flit_hops);
     U("router_cycles", r->router_cycles);
     U("threads", r->threads);
+    U("block_cycles", r->block_cycles);
 }
 
 static void on_row(void *user, const struct saturn_series_row *x)

@@ -24,7 +24,7 @@
 /* A new field in one of these structs must be compared below (then update
  * the size). LP64 sizes. */
 #if defined(__LP64__)
-_Static_assert(sizeof(struct saturn_results) == 712,
+_Static_assert(sizeof(struct saturn_results) == 720,
                "struct saturn_results changed: compare the new field in diff_results");
 _Static_assert(sizeof(struct saturn_latency) == 48, "compare the new field in diff_latency");
 _Static_assert(sizeof(struct saturn_bucket) == 24, "compare the new field in diff_results");
@@ -80,7 +80,8 @@ static void on_row(void *user, const struct saturn_series_row *row)
 /* Runs the words with sim.threads = threads (0: the key left unset) through
  * the API (the watchdog's error is a result too), recording rows by
  * generation, the time series and, if chart, the link chart. */
-static void record(const char *const *kv, int threads, bool chart, struct rec *x)
+static void record_words(const char *const *kv, int threads, bool chart, bool series,
+                         struct rec *x)
 {
     /* A joined worker of the previous run may still be listed in /proc for a
      * moment (longer on a loaded machine): wait, at most 2 s, until this
@@ -100,7 +101,8 @@ static void record(const char *const *kv, int threads, bool chart, struct rec *x
     x->rc = saturn_sim_create(c, &s, &x->err);
     if (x->rc == SATURN_OK) {
         assert_int_equal(saturn_sim_record_generations(s, GEN_BIN), SATURN_OK);
-        saturn_sim_set_series(s, SERIES_INTERVAL, on_row, x);
+        if (series) /* (a series reads every cycle: no blocks of cycles) */
+            saturn_sim_set_series(s, SERIES_INTERVAL, on_row, x);
         if (chart)
             saturn_sim_record_chart(s);
         x->rc = saturn_sim_run(s, &x->r, &x->err);
@@ -111,6 +113,11 @@ static void record(const char *const *kv, int threads, bool chart, struct rec *x
         saturn_sim_free(s);
     }
     saturn_config_free(c);
+}
+
+static void record(const char *const *kv, int threads, bool chart, struct rec *x)
+{
+    record_words(kv, threads, chart, true, x);
 }
 
 static void rec_free(struct rec *x)
@@ -891,6 +898,142 @@ static void bad_thread_counts(void **state)
     saturn_config_free(c);
 }
 
+/* ---- blocks of cycles (sim.block_cycles) ----------------------------------- */
+
+/* kv stepped cycle by cycle (sim.block_cycles = 0) and in blocks (the
+ * default) reports the same (without a time series, which reads every
+ * cycle and so turns blocks off; packet ids differ, and nothing may
+ * depend on them); the blocks took at least min_blocked cycles. Returns
+ * the block run's results. */
+static struct saturn_results same_in_blocks(const char *const *kv, uint64_t min_blocked)
+{
+    const char *k0[64];
+    size_t n = 0;
+    for (; kv[n]; n++)
+        k0[n] = kv[n];
+    assert_true(n < 63);
+    k0[n] = "sim.block_cycles=0";
+    k0[n + 1] = NULL;
+    struct rec a, b;
+    record_words(k0, 0, false, false, &a);
+    record_words(kv, 0, false, false, &b);
+    struct diff d = {0};
+    diff_recs(&d, &a, &b);
+    if (d.n) {
+        print_words(kv);
+        fail_msg("blocks of cycles differ from cycle by cycle in %d place(s):\n%s", d.n, d.text);
+    }
+    if (a.r.block_cycles != 0 || b.r.block_cycles < min_blocked) {
+        print_words(kv);
+        fail_msg("block_cycles %llu (cycle by cycle) and %llu (blocks) of %llu cycles; want 0 "
+                 "and at least %llu",
+                 (unsigned long long)a.r.block_cycles, (unsigned long long)b.r.block_cycles,
+                 (unsigned long long)b.r.cycles, (unsigned long long)min_blocked);
+    }
+    struct saturn_results r = b.r;
+    memset(&b.r, 0, sizeof b.r);
+    rec_free(&a);
+    rec_free(&b);
+    return r;
+}
+
+/* The 264-router Dragonfly (5 partitions of 64) with paper 004's router
+ * and its 10- and 100-cycle links (blocks of 16 cycles), and with the
+ * short links above (8-cycle global links: blocks of 7). */
+#define DF_BLOCKS "network.topology=dragonfly", "routing.algorithm=base", "dragonfly.p=2", \
+    "dragonfly.a=8", "dragonfly.h=4", \
+    "dragonfly.global_buf_flits=64", "router.switching=vct", "router.buf_flits=16",              \
+    "router.out_buf_flits=16", "router.speedup=2", "router.route_delay=4", "router.xbar_delay=1"
+#define DF_LONG "dragonfly.local_latency=10", "dragonfly.global_latency=100"
+#define DF_SHORT "dragonfly.local_latency=2", "dragonfly.global_latency=8"
+
+static void blocks_dragonfly_routings(void **state)
+{
+    (void)state;
+    const char *const routings[] = {"routing.algorithm=base", "routing.algorithm=min",
+                                    "routing.algorithm=ugal", "routing.algorithm=val",
+                                    "routing.algorithm=olm", "routing.algorithm=hybrid"};
+    for (size_t i = 0; i < sizeof routings / sizeof *routings; i++) {
+        struct saturn_results r = same_in_blocks(
+            (const char *const[]){DF_BLOCKS, DF_LONG, routings[i], "traffic.pattern=adversarial",
+                                  "traffic.flit_rate=0.3", "steady.warmup=300",
+                                  "steady.measure=400", NULL},
+            600);
+        assert_true(r.measured_delivered > 600);
+        saturn_results_free(&r);
+    }
+}
+
+/* Past saturation (the drain runs cycle by cycle), short links, wormhole,
+ * one-flit packets, a window not a multiple of the block, the growth fitted
+ * over a longer span, the window by delivery, bursts, short entropy windows. */
+static void blocks_dragonfly_variants(void **state)
+{
+    (void)state;
+    const char *const variants[][3] = {
+        {"traffic.flit_rate=0.9", "steady.drain_max=300", NULL},
+        {DF_SHORT, "traffic.flit_rate=0.5"},
+        {"router.switching=wormhole", "traffic.flit_rate=0.5", NULL},
+        {"traffic.packet_length=1", "traffic.flit_rate=0.5", NULL},
+        {"steady.warmup=233", "steady.measure=371"},
+        {"steady.trend_from=0.5", "traffic.flit_rate=0.6", NULL},
+        {"steady.measure_by=delivery", "traffic.flit_rate=0.6", NULL},
+        {"traffic.process=onoff", "traffic.burst_alpha=0.05", "traffic.burst_beta=0.2"},
+        {"sim.entropy_window=7", "sim.seed=5", NULL},
+    };
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        /* (a variant's words come later and win) */
+        const char *kv[] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.4", "steady.warmup=300",
+                            "steady.measure=400", "routing.algorithm=base", variants[i][0],
+                            variants[i][1], variants[i][2], NULL};
+        struct saturn_results r = same_in_blocks(kv, 300);
+        saturn_results_free(&r);
+    }
+}
+
+/* Where blocks would be wrong they are not used: a packet-ordered output
+ * (ids break its ties), the audit, threads, a controller, global links
+ * shorter than the short wheel, a torus's 1-cycle links, sim.block_cycles
+ * = 1. Their results are the cycle-by-cycle ones, since nothing runs in
+ * blocks; a time series keeps every cycle too. */
+static void blocks_not_used(void **state)
+{
+    (void)state;
+    const char *const off[][3] = {
+        {"router.output_order=packet", "router.out_buf_unlimited=true", "router.out_buf_flits=0"},
+        {"sim.check_invariants=true"},
+        {"sim.threads=2"},
+        {"control.model=static"},
+        {"dragonfly.global_latency=3"},
+        {"sim.block_cycles=1"},
+    };
+    for (size_t i = 0; i < sizeof off / sizeof *off; i++) {
+        struct rec x;
+        record_words((const char *const[]){DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.3",
+                                           "steady.warmup=100", "steady.measure=100", off[i][0],
+                                           off[i][1], off[i][2], NULL},
+                     0, false, false, &x);
+        if (x.rc)
+            fail_msg("%s: %s", off[i][0], x.err.msg);
+        if (x.r.block_cycles)
+            fail_msg("%s: %llu cycles in blocks", off[i][0], (unsigned long long)x.r.block_cycles);
+        rec_free(&x);
+    }
+    struct rec x;
+    record_words((const char *const[]){"network.k=16", "traffic.flit_rate=0.3",
+                                       "steady.warmup=100", "steady.measure=100", NULL},
+                 0, false, false, &x);
+    assert_int_equal(x.rc, SATURN_OK);
+    assert_int_equal(x.r.block_cycles, 0);
+    rec_free(&x);
+    record_words((const char *const[]){DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.3",
+                                       "steady.warmup=100", "steady.measure=100", NULL},
+                 0, false, true, &x);
+    assert_int_equal(x.rc, SATURN_OK);
+    assert_int_equal(x.r.block_cycles, 0);
+    rec_free(&x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -916,6 +1059,9 @@ int main(void)
         cmocka_unit_test(dragonfly_val_hybrid),
         cmocka_unit_test(central_duato_and_unlimited),
         cmocka_unit_test(watchdog_same_report),
+        cmocka_unit_test(blocks_dragonfly_routings),
+        cmocka_unit_test(blocks_dragonfly_variants),
+        cmocka_unit_test(blocks_not_used),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

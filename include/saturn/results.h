@@ -125,6 +125,8 @@ struct saturn_results {
     long peak_rss_kb;
     uint32_t threads;            /* threads that stepped the network (sim.threads, at most
                                     one per 64 routers) */
+    uint64_t block_cycles;       /* cycles stepped in blocks, each partition of 64 routers
+                                    several cycles in a row (sim.block_cycles) */
 };
 
 void saturn_results_free(struct saturn_results *r);

@@ -614,6 +614,9 @@ void cli_print_summary(FILE *f, const struct saturn_config *c,
             r->peak_rss_kb / 1024);
     if (r->threads > 1)
         fprintf(f, ", %u threads", r->threads);
+    if (r->block_cycles)
+        fprintf(f, ", %llu of %llu cycles in blocks", (unsigned long long)r->block_cycles,
+                (unsigned long long)r->cycles);
     fputc('\n', f);
     fprintf(f, "configuration (resolved):\n");
     cli_print_config(f, c, NULL, verbose);

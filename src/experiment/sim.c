@@ -26,6 +26,11 @@ const struct saturn_param sim_params[] = {
     {"sim.threads", SATURN_PARAM_INT, "1", 1, 256, NULL,
      "threads that step this one network (routers split into blocks of 64, so at most one "
      "thread per 64 routers is used); the result is the same bit for bit for any number"},
+    {"sim.block_cycles", SATURN_PARAM_INT, "16", 0, 1024, NULL,
+     "on one thread, step the routers in partitions of 64, each up to this many cycles in a row "
+     "where no link or credit between two partitions is shorter (a large Dragonfly: its lines "
+     "stay in the caches); the result is the same bit for bit but for packet ids (0: cycle by "
+     "cycle)"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},
     {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,
@@ -56,7 +61,8 @@ void sim_on_deliver(void *user, struct net *n, uint32_t pid)
 {
     struct saturn_sim *s = user;
     const struct packet *p = &n->pk[pid];
-    s->last_delivery = n->now;
+    if (n->now > s->last_delivery) /* (a block delivers out of cycle order) */
+        s->last_delivery = n->now;
     s->lat_total += (double)(n->now - p->t_gen);
     s->lat_count++;
     if (s->gen_bin) {
@@ -372,6 +378,19 @@ void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64
     s->progress(s->progress_user, &p);
 }
 
+void sim_progress_since(struct saturn_sim *s, uint64_t from, const char *phase, uint64_t done,
+                        uint64_t total, const char *unit)
+{
+    if (!s->progress || (from | s->progress_mask) >= s->net.now)
+        return; /* no cycle a report is due at in (from, now] */
+    struct saturn_progress p = {.task = saturn_config_str(s->cfg, "sim.workload"),
+                                .phase = phase, .cycle = s->net.now, .done = done,
+                                .total = total, .unit = unit};
+    s->progress(s->progress_user, &p);
+}
+
+static int step_failed(struct saturn_sim *s, int rc, struct saturn_error *err);
+
 int sim_step(struct saturn_sim *s, struct saturn_error *err)
 {
     int rc = net_step(&s->net);
@@ -379,6 +398,38 @@ int sim_step(struct saturn_sim *s, struct saturn_error *err)
         after_cycle(s);
         return rc;
     }
+    return step_failed(s, rc, err);
+}
+
+uint32_t sim_block_len(const struct saturn_sim *s, uint64_t until)
+{
+    if (s->series || s->series_decorate)
+        return 0;
+    const uint64_t window_end = (s->net.now / s->entropy_window + 1) * s->entropy_window;
+    return net_block_len(&s->net, window_end < until ? window_end : until);
+}
+
+int sim_block_run(struct saturn_sim *s, struct saturn_error *err)
+{
+    struct net *n = &s->net;
+    const uint32_t len = n->blk_len;
+    int rc = net_block_run(n);
+    if (rc != SATURN_OK)
+        return step_failed(s, rc, err);
+    s->block_cycles += len;
+    /* after_cycle for each of them: no controller, no series (net_block_plan, sim_block_len) */
+    if (s->acc_on) {
+        s->acc_nv += (double)n->cyc_nv;
+        s->acc_na += (double)n->cyc_na;
+        s->acc_cycles += len;
+    }
+    if (n->now % s->entropy_window == 0)
+        entropy_window_end(s);
+    return SATURN_OK;
+}
+
+static int step_failed(struct saturn_sim *s, int rc, struct saturn_error *err)
+{
     if (rc == SATURN_EDEADLOCK) {
         char report[3500];
         net_deadlock_report(&s->net, report, sizeof report);
@@ -426,7 +477,8 @@ void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0)
     r->recovery_busy = disha_lane_busy_cycles(n);
     r->metapackets = meta_stats(n, &r->gathers, &r->gather_min, &r->gather_mean, &r->gather_max);
     r->router_cycles = (uint64_t)n->topo.routers * n->now;
-    r->threads = n->nparts;
+    r->threads = n->nthreads;
+    r->block_cycles = s->block_cycles;
     struct rusage ru;
     if (getrusage(RUSAGE_SELF, &ru) == 0)
         r->peak_rss_kb = ru.ru_maxrss;

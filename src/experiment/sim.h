@@ -59,6 +59,7 @@ struct saturn_sim {
      * passes stop_after; every 64 cycles stop_after is lowered to the
      * largest cut-off of this run and its still attached followers */
     uint64_t stop_after;     /* UINT64_MAX: never */
+    uint64_t block_cycles;   /* cycles run in blocks (sim_block_run) */
     uint64_t own_cut;        /* this configuration's cut-off (UINT64_MAX: none) */
     const uint64_t *follow_cut; /* per follower (NULL: none) */
     size_t nfollow;
@@ -81,6 +82,12 @@ int sim_net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed
 
 /* One cycle, with watchdog and invariant failures turned into errors. */
 int sim_step(struct saturn_sim *s, struct saturn_error *err);
+/* Blocks of cycles (net/block.c): how many cycles from now may run as one
+ * block ending at or before `until` (0 or 1: step by step; a time series
+ * reads every cycle, an entropy window's end ends a block), and the open
+ * block run, with sim_step's bookkeeping for all its cycles. */
+uint32_t sim_block_len(const struct saturn_sim *s, uint64_t until);
+int sim_block_run(struct saturn_sim *s, struct saturn_error *err);
 /* A progress report is due this cycle (see struct saturn_progress). */
 static inline bool sim_progress_due(const struct saturn_sim *s)
 {
@@ -89,6 +96,9 @@ static inline bool sim_progress_due(const struct saturn_sim *s)
 /* Reports progress when due: done of total (0: unknown) in unit. */
 void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64_t total,
                   const char *unit);
+/* The same after a block from cycle `from`: when a report fell due in it. */
+void sim_progress_since(struct saturn_sim *s, uint64_t from, const char *phase, uint64_t done,
+                        uint64_t total, const char *unit);
 void sim_finish(struct saturn_sim *s, struct saturn_results *r, double t0);
 /* Start or stop accumulating mobility, entropy and throttling means. */
 void sim_accumulate(struct saturn_sim *s, bool on);

@@ -111,6 +111,41 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             if (now >= W + M + D)
                 break;
         }
+        /* Blocks of cycles (net/block.c) up to the window's edges: the
+         * births of each cycle made before the block runs, the counts
+         * read below taken from what each cycle left (n->blk). */
+        uint64_t until = now < W ? W : W + M;
+        if (long_fit && now < F && F < until)
+            until = F;
+        const uint32_t blen = now < W + M ? sim_block_len(s, until) : 0;
+        if (blen > 1) {
+            const bool in_window = now >= W;
+            sim_accumulate(s, in_window);
+            net_block_open(n, blen);
+            for (uint32_t j = 0; j < blen; j++) {
+                net_block_at(n, j);
+                bernoulli_step(&b, n, &s->pat, in_window);
+            }
+            if ((rc = sim_block_run(s, err)))
+                break;
+            for (uint32_t j = 0; j < blen; j++) {
+                const uint64_t t = now + j;
+                const double y = (double)n->blk[j].backlog_flits;
+                if (long_fit && t >= F) {
+                    fs_t += (double)(t - F);
+                    fs_tt += (double)(t - F) * (double)(t - F);
+                    fs_y += y;
+                    fs_ty += (double)(t - F) * y;
+                }
+                if (in_window) {
+                    inflight += (double)n->blk[j].packets_in_net;
+                    queued += (double)n->blk[j].queued_packets;
+                    trend += ((double)(t - W) - mid) * y;
+                }
+            }
+            sim_progress_since(s, now, in_window ? "measure" : "warm-up", n->now, W + M, "cycles");
+            continue;
+        }
         bool window = now >= W && now < W + M;
         sim_accumulate(s, window);
         bernoulli_step(&b, n, &s->pat, window);

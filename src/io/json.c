@@ -162,6 +162,7 @@ static void add_simulator_fields(cJSON *o, const struct saturn_results *r)
     add_u64(o, "flit_hops", r->flit_hops);
     add_u64(o, "router_cycles", r->router_cycles);
     add_u64(o, "threads", r->threads);
+    add_u64(o, "block_cycles", r->block_cycles);
     cJSON_AddNumberToObject(o, "peak_rss_kb", (double)r->peak_rss_kb);
 }
 

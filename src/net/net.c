@@ -449,18 +449,32 @@ static int credit_classes(struct net *n)
     return SATURN_OK;
 }
 
-/* Cycles with x = when & wheel_mask go to slot `slot` (struct net_part, ev_at). */
-static void wheel_point(struct net *n, uint64_t x, size_t slot)
+/* Partition w's sends with x = when & wheel_mask go to slot `slot`
+ * (struct net_part, ev_at): to every destination (all), or with a shared
+ * wheel only to its own partition and sinks (struct net, wheel_shared:
+ * what goes to another partition takes the long wheel always). */
+static void wheel_point_part(struct net *n, struct net_part *w, uint64_t x, size_t slot, bool all)
 {
     const uint32_t T = n->nparts, nq = n->nq;
-    for (uint32_t t = 0; t < T; t++) {
-        struct net_part *w = &n->parts[t];
+    if (!all) {
+        const uint32_t d = w->index;
+        w->ev_at[x * nq + d] = &w->wheel[slot * nq + d];
+        w->ev_at[x * nq + T + d] = &w->wheel[slot * nq + T + d];
+        w->cr_at[x * T + d] = &w->credit[slot * T + d];
+    } else {
         for (uint32_t d = 0; d < nq; d++)
             w->ev_at[x * nq + d] = &w->wheel[slot * nq + d];
         for (uint32_t d = 0; d < T; d++)
             w->cr_at[x * T + d] = &w->credit[slot * T + d];
-        w->ar_at[x] = &w->arrive[slot];
     }
+    w->ar_at[x] = &w->arrive[slot];
+}
+
+/* Cycles with x = when & wheel_mask go to slot `slot`, for every partition. */
+static void wheel_point(struct net *n, uint64_t x, size_t slot)
+{
+    for (uint32_t t = 0; t < n->nparts; t++)
+        wheel_point_part(n, &n->parts[t], x, slot, !n->wheel_shared);
 }
 
 /* The tables for cycle now from scratch: the long wheel, but for the near
@@ -469,11 +483,14 @@ void net_wheel_build(struct net *n)
 {
     const uint64_t now = n->now, mask = n->wheel_mask;
     for (uint64_t x = 0; x <= mask; x++)
-        wheel_point(n, x, x);
+        for (uint32_t t = 0; t < n->nparts; t++)
+            wheel_point_part(n, &n->parts[t], x, x, true);
     for (uint32_t k = n->nnear; k-- > 0;)
         for (uint64_t d = 0; d < n->near[k]; d++)
             wheel_point(n, (now + d) & mask, n->near_base[k] + ((now + d) & (n->near[k] - 1)));
     n->wheel_now = now;
+    for (uint32_t t = 0; t < n->nparts; t++)
+        n->parts[t].wheel_now = now;
 }
 
 void net_wheel_turn(struct net *n)
@@ -490,9 +507,25 @@ void net_wheel_turn(struct net *n)
             wheel_point(n, t & mask, n->near_base[k] + (t & (n->near[k] - 1)));
         }
         n->wheel_now = now;
+        for (uint32_t t = 0; t < n->nparts; t++)
+            n->parts[t].wheel_now = now;
     } else { /* a test's jump */
         net_wheel_build(n);
     }
+}
+
+void net_wheel_turn_part(struct net *n, struct net_part *w)
+{
+    const uint64_t now = n->now, mask = n->wheel_mask;
+    if (now == w->wheel_now || !n->nnear)
+        return;
+    /* (blocks step each cycle in turn: now is w->wheel_now + 1) */
+    wheel_point_part(n, w, (now - 1) & mask, (now - 1) & mask, false);
+    for (uint32_t k = 0; k < n->nnear; k++) {
+        const uint64_t t = now + n->near[k] - 1;
+        wheel_point_part(n, w, t & mask, n->near_base[k] + (t & (n->near[k] - 1)), false);
+    }
+    w->wheel_now = now;
 }
 
 void net_credit_queues(struct net *n, struct net_part *w)
@@ -711,6 +744,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     if (n->credit_delay > maxd) maxd = n->credit_delay;
     if (n->inject_latency > maxd) maxd = n->inject_latency;
     n->wheel_mask = pow2_at_least(maxd + 1) - 1;
+    n->max_delay = maxd;
     /* Short wheels (struct net, near): one for the local links' delay, one
      * for the shortest (injection, ejection, a node's credits), each where
      * the next longer wheel is at least 4 times as long (a Dragonfly with
@@ -829,7 +863,21 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
          !(n->va_hope = calloc((size_t)n->topo.routers * n->P, sizeof *n->va_hope)) ||
          !(n->va_on = calloc((size_t)n->topo.routers * n->P * n->V, sizeof *n->va_on))))
         return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
-    if (n->nparts > 1 && net_pool_start(n))
+    /* Blocks of cycles (net/block.c): their partitions replace the one
+     * built above, where the configuration allows them. */
+    const uint32_t block = net_block_plan(n, cfg);
+    if (block) {
+        net_partition_free(n);
+    free(n->blk);
+        free(n->ccls);
+        n->ccls = NULL;
+        n->nccls = 0;
+        n->block_max = block;
+        if (net_partition_build(n, 1) || credit_classes(n) ||
+            !(n->blk = calloc(block, sizeof *n->blk)))
+            return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
+    }
+    if (n->nthreads > 1 && net_pool_start(n))
         return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
                                 n->nparts);
     return SATURN_OK;
@@ -921,31 +969,7 @@ void net_destroy(struct net *n)
         for (uint32_t i = 0; i < n->nnodes; i++)
             if (n->nodes[i].q != n->nodes[i].q_in)
                 free(n->nodes[i].q);
-    for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
-        struct net_part *w = &n->parts[t];
-        if (w->wheel)
-            for (size_t i = 0; i < (size_t)n->slots * n->nq; i++)
-                free(w->wheel[i].e);
-        free(w->wheel);
-        if (w->credit)
-            for (size_t i = 0; i < (size_t)n->slots * n->nparts; i++)
-                free(w->credit[i].i);
-        free(w->credit);
-        if (w->arrive)
-            for (size_t i = 0; i < n->slots; i++)
-                free(w->arrive[i].i);
-        free(w->arrive);
-        free(w->fz);
-        free(w->ev_at);
-        free(w->cr_at);
-        free(w->ar_at);
-        free(w->va_scratch);
-        free(w->sa_scratch);
-        free(w->va_best);
-        free(w->cq);
-    }
-    free(n->parts);
-    free(n->word_part);
+    net_partition_free(n);
     free(n->slab);
     free(n->ivcs);
     free(n->iroute);
@@ -1086,6 +1110,8 @@ static void inject_node(struct net *n, uint32_t i)
             n->node_active[i >> 6] &= ~(1ULL << (i & 63));
             return;
         }
+        if (__builtin_expect(n->in_block, 0) && n->pk[nd->q[nd->qhead]].t_gen > n->now)
+            return; /* born for a later cycle of the block (net_block_open) */
         if (n->ctl_gate) {
             if (n->now < n->ctl_gate[i])
                 return;
@@ -1129,8 +1155,8 @@ static void inject_node(struct net *n, uint32_t i)
     else if (n->buf_cap && dw->direct != UINT32_MAX)
         net_send_direct(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
     else
-        net_push_event(n, net_serial_part(n), n->now + n->inject_latency, EV_FLIT, dw->index, gp,
-                       nd->cur_vc, f);
+        net_push_event(n, n->wheel_shared ? dw : net_serial_part(n), n->now + n->inject_latency,
+                       EV_FLIT, dw->index, gp, nd->cur_vc, f);
     n->flits_in_net++;
     n->queued_flits--;
     n->flits_injected++;
@@ -1411,8 +1437,10 @@ void net_part_deliver(struct net *n, struct net_part *w)
     bool moved = false; /* a data flit arrived: progress for the watchdog */
     size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, due);
-    /* each partition's queues in turn, the long wheel's slot before the short ones' */
-    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+    /* each partition's queues in turn (with a shared wheel, one queue), the
+     * long wheel's slot before the short ones' */
+    const uint32_t nsrc = n->wheel_shared ? 1 : n->nparts;
+    for (uint32_t k = 0; k < nsrc * ndue; k++) {
         struct evq *q = &n->parts[k / ndue].wheel[due[k % ndue] * n->nq + w->index];
         const uint32_t nev = q->n;
         for (uint32_t i = 0; i < nev; i++) {
@@ -1480,7 +1508,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
     if (moved)
         w->last_move = n->now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
-    for (uint32_t k = 0; k < n->nparts * ndue; k++) {
+    for (uint32_t k = 0; k < nsrc * ndue; k++) {
         struct creditq *q = &n->parts[k / ndue].credit[due[k % ndue] * n->nparts + w->index];
         if (n->vready)
             credits_in(n, q->i, q->n, true);
@@ -1494,17 +1522,22 @@ void net_part_deliver(struct net *n, struct net_part *w)
  * in the order its routers sent them: router order, whatever the number
  * of partitions (delivery callbacks create packets; the order decides
  * their ids). */
-static void deliver_sinks(struct net *n)
+void net_deliver_sinks_part(struct net *n, uint32_t src)
 {
     size_t due[NET_NEAR + 1];
-    const uint32_t ndue = net_due_slots(n, due);
+    const uint32_t ndue = net_due_slots(n, due), lane = net_sink_lane(n, src);
+    for (uint32_t d = 0; d < ndue; d++) {
+        struct evq *q = &n->parts[src].wheel[due[d] * n->nq + lane];
+        for (uint32_t i = 0; i < q->n; i++)
+            sink_flit(n, q->e[i].target, q->e[i].f);
+        q->n = 0;
+    }
+}
+
+static void deliver_sinks(struct net *n)
+{
     for (uint32_t src = 0; src < n->nparts; src++)
-        for (uint32_t d = 0; d < ndue; d++) {
-            struct evq *q = &n->parts[src].wheel[due[d] * n->nq + n->nparts];
-            for (uint32_t i = 0; i < q->n; i++)
-                sink_flit(n, q->e[i].target, q->e[i].f);
-            q->n = 0;
-        }
+        net_deliver_sinks_part(n, src);
 }
 
 static bool sinks_due(const struct net *n)
@@ -1513,7 +1546,7 @@ static bool sinks_due(const struct net *n)
     const uint32_t ndue = net_due_slots(n, due);
     for (uint32_t src = 0; src < n->nparts; src++)
         for (uint32_t d = 0; d < ndue; d++)
-            if (n->parts[src].wheel[due[d] * n->nq + n->nparts].n)
+            if (n->parts[src].wheel[due[d] * n->nq + net_sink_lane(n, src)].n)
                 return true;
     return false;
 }
@@ -1542,6 +1575,25 @@ static void merge_parts(struct net *n)
     }
 }
 
+void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi)
+{
+    if (lo >= hi)
+        return;
+    const uint32_t w1 = (hi + 63) / 64;
+    for (uint32_t w = lo / 64; w < w1; w++) {
+        uint64_t m = n->node_active[w];
+        if (w == lo / 64) /* the range's first and last words in part */
+            m &= ~0ULL << (lo & 63);
+        if (w == w1 - 1 && (hi & 63))
+            m &= ~(~0ULL << (hi & 63));
+        while (m) {
+            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
+            m &= m - 1;
+            inject_node(n, i);
+        }
+    }
+}
+
 /* One cycle: arrivals, routers, the controller's look, then the sources.
  * Sources come last so that a gate sees this cycle's network; their flits
  * land inject_latency >= 1 cycles later, so the order changes no timing.
@@ -1566,7 +1618,10 @@ int net_step(struct net *n)
     n->mid_phase = n->nhooks || n->rops->cycle || sinks_due(n);
 
     net_pool_sync(n); /* the workers deliver and step their partitions too */
-    net_part_deliver(n, net_serial_part(n));
+    /* (without workers, this thread steps them all: blocks' partitions) */
+    const uint32_t mine = n->pool ? 1 : n->nparts;
+    for (uint32_t t = 0; t < mine; t++)
+        net_part_deliver(n, &n->parts[t]);
     if (n->mid_phase) {
         net_pool_sync(n);
         deliver_sinks(n);
@@ -1580,7 +1635,8 @@ int net_step(struct net *n)
             n->rops->cycle(n->rstate, n);
         net_pool_sync(n);
     }
-    net_part_routers(n, net_serial_part(n));
+    for (uint32_t t = 0; t < mine; t++)
+        net_part_routers(n, &n->parts[t]);
     net_pool_sync(n);
     deliver_sinks(n); /* flits ejected with no delay */
     merge_parts(n);
@@ -1588,15 +1644,7 @@ int net_step(struct net *n)
     if (n->ctl->observe)
         n->ctl->observe(n->ctl_state, n);
 
-    const uint32_t nwords = (n->nnodes + 63) / 64;
-    for (uint32_t w = 0; w < nwords; w++) {
-        uint64_t m = n->node_active[w];
-        while (m) {
-            uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
-            m &= m - 1;
-            inject_node(n, i);
-        }
-    }
+    net_inject_nodes(n, 0, n->nnodes);
 
     if (n->check && !n->failed)
         net_audit(n);

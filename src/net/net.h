@@ -26,6 +26,7 @@
 #include "topo/topo.h"
 
 #define NET_NONE UINT32_MAX
+#define NET_BLOCK_PARTS 64 /* blocks' partitions at most (net/block.c) */
 #define NET_NEAR 2 /* short timing wheels at most (struct net, near) */
 
 enum switching { SW_WORMHOLE, SW_VCT, SW_UNLIMITED };
@@ -331,6 +332,8 @@ struct net_part {
     uint64_t fail_key;    /* net_fail_key_*: which failure is reported */
     char fail_msg[512];
     struct net *net;      /* for the worker thread */
+    uint32_t n_lo, n_hi;  /* blocks (net/block.c): the nodes of its routers, [n_lo, n_hi) */
+    uint64_t wheel_now;   /* blocks: the cycle its columns of ev_at, cr_at, ar_at are for */
 };
 
 struct net_pool; /* the worker threads and their barrier (parallel.c) */
@@ -468,11 +471,34 @@ struct net {
     uint32_t near_base[NET_NEAR]; /* their first slot (after the long wheel's, the longest first) */
     uint32_t slots;          /* wheel_mask + 1 + the near[k]: the slots of each queue array */
     uint64_t wheel_now;      /* the cycle the partitions' ev_at, cr_at, ar_at are for */
-    uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers); nq = nparts + 1 */
+    uint32_t nparts, nq;     /* partitions (sim.threads, at most one per 64 routers; or blocks'
+                                partitions, below); nq = nparts + 1, or 2 nparts with a shared wheel */
+    uint32_t nthreads;       /* threads stepping the partitions (sim.threads as run) */
+    uint32_t max_delay;      /* the longest delay an event is sent with (the long wheel's size) */
     struct net_part *parts;
     uint16_t *word_part;     /* router word (r / 64) -> partition */
     struct net_pool *pool;   /* NULL with one partition */
     bool mid_phase;          /* this cycle has serial work between arrivals and routers */
+    /* Blocks of cycles (net/block.c, sim.block_cycles): on one thread, the
+     * routers in partitions of 64 (whole words), each partition stepped up
+     * to block_max cycles in a row before the next, where no event or
+     * credit between two partitions arrives sooner. The partitions share
+     * one wheel (wheel_shared: every partition's queues to partition d are
+     * one queue, filled in the order the partitions run, which is the
+     * order they are read in; partition d's sinks have lane nparts + d);
+     * a partition turns only its own columns of the wheel's tables, the
+     * others take the long wheel always. */
+    uint32_t block_max;      /* 0: cycle by cycle */
+    bool wheel_shared;
+    bool in_block;           /* a block is open: births for its cycles may come early (inject_node) */
+    int32_t blk_at;          /* the block's cycle births are being made for (-1: none yet) */
+    uint32_t blk_len;
+    uint64_t blk_t0;
+    struct net_block_counts {
+        int64_t packets_in_net, queued_packets, backlog_flits;
+    } *blk,                  /* block_max entries: the counts after each of the block's cycles */
+        blk_snap,            /* (the counts as a birth cycle began) */
+        blk_base;            /* (the counts as the block opened) */
 
     uint64_t *router_active; /* bitmap */
     uint32_t *rocc;          /* with output buffers (obuf_on) only: flits held by each router
@@ -613,6 +639,19 @@ static inline struct packet *net_packet(struct net *n, uint32_t pid) { return &n
 /* Advance one cycle. SATURN_EDEADLOCK when the watchdog fires,
  * SATURN_EINTERNAL when an invariant breaks (message in fail_msg). */
 int net_step(struct net *n);
+
+/* Blocks of cycles (net/block.c). net_block_len: how many cycles from
+ * now may run as one block, ending at or before `until` (0 or 1: step
+ * cycle by cycle). A caller then opens the block (net_block_open), makes
+ * the births of each of its cycles j in turn after net_block_at(n, j)
+ * (which sets n->now to that cycle), and runs it (net_block_run: n->now is
+ * then the cycle after it, the network as cycle by cycle would have left
+ * it, but for packet ids; n->blk[j] the counts after cycle j, n->cyc_nv
+ * and cyc_na the block's sums). */
+uint32_t net_block_len(const struct net *n, uint64_t until);
+void net_block_open(struct net *n, uint32_t len);
+void net_block_at(struct net *n, uint32_t j);
+int net_block_run(struct net *n);
 
 /* Whether the node, asked about a new packet, would start it were its gate
  * open: it has one waiting and an injection VC can take it. */

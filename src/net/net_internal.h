@@ -404,8 +404,29 @@ net_send_direct_o(struct net *n, struct creditq *aq, const struct ovc *o, flit_t
     iv->pending++;
     net_creditq_push(aq, o->far_arrival);
 }
-/* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md). */
+/* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md):
+ * `threads` partitions of whole words, or with blocks (block_max > 0) one
+ * partition a word sharing one wheel, stepped by this thread. */
 int net_partition_build(struct net *n, uint32_t threads);
+void net_partition_free(struct net *n);
+/* The sinks' lane of partition `part` in the wheel's queues (struct net,
+ * wheel_shared). */
+static inline uint32_t net_sink_lane(const struct net *n, uint32_t part)
+{
+    return n->nparts + (n->wheel_shared ? part : 0);
+}
+/* Partition w's columns of the wheel's tables for cycle n->now, which is
+ * w->wheel_now + 1 (blocks, net/block.c). */
+void net_wheel_turn_part(struct net *n, struct net_part *w);
+/* The flits reaching partition src's nodes now (its sinks' lane). */
+void net_deliver_sinks_part(struct net *n, uint32_t src);
+/* Sources: the active nodes in [lo, hi) take their next flit (net_step's
+ * last phase). */
+void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi);
+/* Cycles a block may take on this network, 0 if none (net/block.c:
+ * whether the configuration allows blocks, the shortest delay between two
+ * partitions of 64 routers), and the nodes' ranges it needs. */
+uint32_t net_block_plan(const struct net *n, const struct saturn_config *cfg);
 int net_pool_start(struct net *n);
 void net_pool_stop(struct net *n);
 void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without workers) */

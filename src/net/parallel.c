@@ -115,11 +115,16 @@ static void *worker(void *arg)
 int net_partition_build(struct net *n, uint32_t threads)
 {
     const uint32_t words = (n->topo.routers + 63) / 64;
-    uint32_t T = threads < words ? threads : words;
+    /* blocks: a partition a word, at most NET_BLOCK_PARTS (each partition's
+     * tables of the wheel have a column per partition) */
+    uint32_t T = n->block_max ? (words < NET_BLOCK_PARTS ? words : NET_BLOCK_PARTS)
+                 : threads < words ? threads : words;
     if (T == 0)
         T = 1;
     n->nparts = T;
-    n->nq = T + 1;
+    n->nthreads = n->block_max ? 1 : T;
+    n->wheel_shared = n->block_max > 0;
+    n->nq = n->wheel_shared ? 2 * T : T + 1;
     n->parts = calloc(T, sizeof *n->parts);
     n->word_part = calloc(words, sizeof *n->word_part);
     if (!n->parts || !n->word_part)
@@ -136,8 +141,13 @@ int net_partition_build(struct net *n, uint32_t threads)
         w->r_hi = w1 * 64 < n->topo.routers ? w1 * 64 : n->topo.routers;
         for (uint32_t x = w0; x < w1; x++)
             n->word_part[x] = (uint16_t)t;
-        w->wheel = calloc(queues, sizeof *w->wheel);
-        w->credit = calloc((size_t)n->slots * T, sizeof *w->credit);
+        if (n->wheel_shared && t > 0) { /* one wheel (struct net, wheel_shared) */
+            w->wheel = n->parts[0].wheel;
+            w->credit = n->parts[0].credit;
+        } else {
+            w->wheel = calloc(queues, sizeof *w->wheel);
+            w->credit = calloc((size_t)n->slots * T, sizeof *w->credit);
+        }
         w->arrive = calloc(n->slots, sizeof *w->arrive);
         w->ev_at = malloc(((size_t)n->wheel_mask + 1) * n->nq * sizeof *w->ev_at);
         w->cr_at = malloc(((size_t)n->wheel_mask + 1) * T * sizeof *w->cr_at);
@@ -151,6 +161,14 @@ int net_partition_build(struct net *n, uint32_t threads)
             !w->va_scratch || !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
         memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
+    }
+    if (n->block_max) { /* each partition's nodes (net_block_plan: in router order) */
+        for (uint32_t i = 0; i < n->topo.nodes; i++) {
+            struct net_part *w = &n->parts[n->word_part[topo_node_router(&n->topo, i) >> 6]];
+            if (w->n_hi == 0)
+                w->n_lo = i;
+            w->n_hi = i + 1;
+        }
     }
     net_wheel_build(n);
     /* Where each port's events go: flits to far_in's router, credits to
@@ -166,6 +184,41 @@ int net_partition_build(struct net *n, uint32_t threads)
                           : own;
     }
     return SATURN_OK;
+}
+
+void net_partition_free(struct net *n)
+{
+    for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
+        struct net_part *w = &n->parts[t];
+        const bool own = t == 0 || !n->wheel_shared; /* (one wheel: partition 0's) */
+        if (w->wheel && own)
+            for (size_t i = 0; i < (size_t)n->slots * n->nq; i++)
+                free(w->wheel[i].e);
+        if (own)
+            free(w->wheel);
+        if (w->credit && own)
+            for (size_t i = 0; i < (size_t)n->slots * n->nparts; i++)
+                free(w->credit[i].i);
+        if (own)
+            free(w->credit);
+        if (w->arrive)
+            for (size_t i = 0; i < n->slots; i++)
+                free(w->arrive[i].i);
+        free(w->arrive);
+        free(w->fz);
+        free(w->ev_at);
+        free(w->cr_at);
+        free(w->ar_at);
+        free(w->va_scratch);
+        free(w->sa_scratch);
+        free(w->va_best);
+        free(w->cq);
+    }
+    free(n->parts);
+    free(n->word_part);
+    n->parts = NULL;
+    n->word_part = NULL;
+    n->nparts = 0;
 }
 
 int net_pool_start(struct net *n)

@@ -247,7 +247,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             n->rocc[r]--;
         /* No delay: this cycle's events are spent; the sink takes it after
          * the routers, in router order (partition by partition). */
-        net_push_event(n, w, n->now + delay, EV_SINK, n->nparts, node, 0, f);
+        net_push_event(n, w, n->now + delay, EV_SINK, net_sink_lane(n, w->index), node, 0, f);
     } else if (OBUF_ON(n, M)) {
         if (!n->obuf_unlimited)
             o->ob_space--;
@@ -1217,8 +1217,8 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
         net_ivc_credit_now(n, w, in, gp0 + (uint32_t)p, (uint32_t)v);
     }
     if (op->kind == PORT_LOCAL) {
-        net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK, n->nparts, op->up,
-                       0, f);
+        net_push_event(n, w, now + n->xbar_delay + n->eject_latency, EV_SINK,
+                       net_sink_lane(n, w->index), op->up, 0, f);
     } else {
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
                   tor, tor == 2, ls);
