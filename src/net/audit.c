@@ -95,7 +95,8 @@ bool net_audit(struct net *n)
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
     const size_t queues = (size_t)n->slots * n->nq;
-    for (size_t b = 0; b < queues * n->nparts; b++) {
+    const size_t wheels = n->wheel_shared ? 1 : n->nparts; /* (blocks: one wheel) */
+    for (size_t b = 0; b < queues * wheels; b++) {
         const struct evq *q = &n->parts[b / queues].wheel[b % queues];
         for (uint32_t i = 0; i < q->n; i++) {
             const struct event *e = &q->e[i];
@@ -118,7 +119,7 @@ bool net_audit(struct net *n)
         }
     }
     const size_t cqueues = (size_t)n->slots * n->nparts;
-    for (size_t b = 0; b < cqueues * n->nparts; b++) {
+    for (size_t b = 0; b < cqueues * wheels; b++) {
         const struct creditq *q = &n->parts[b / cqueues].credit[b % cqueues];
         for (uint32_t i = 0; i < q->n; i++) {
             uint32_t x = q->i[i];

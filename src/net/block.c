@@ -40,12 +40,14 @@ uint32_t net_block_plan(const struct net *n, const struct saturn_config *cfg)
     if (want < BLOCK_MIN || saturn_config_int(cfg, "sim.threads") != 1)
         return 0;
     /* What needs every router at the same cycle, reads across partitions
-     * during one, or depends on packet ids: the audit, packet-ordered
-     * outputs, hooks (metapackets, Disha's lane), the routing's or the
-     * controller's look at the whole network, a source queue's limit (a
-     * birth reads the queue's length then). */
-    if (n->check || n->packet_links || n->meta_bit || n->nhooks || n->rops->cycle ||
-        n->router_mob || n->xbar_last || n->source_limit || n->ctl->observe ||
+     * during one, or depends on packet ids: the audit asked for
+     * (sim.check_invariants: every cycle), packet-ordered outputs, hooks
+     * (metapackets, Disha's lane), the routing's or the controller's look
+     * at the whole network, a source queue's limit (a birth reads the
+     * queue's length then). A debug build's audit (always on) looks at each
+     * block's end instead, where every partition is at one cycle. */
+    if (saturn_config_bool(cfg, "sim.check_invariants") || n->packet_links || n->meta_bit ||
+        n->nhooks || n->rops->cycle || n->router_mob || n->xbar_last || n->source_limit || n->ctl->observe ||
         n->ctl->may_start || n->ctl->packet_sent || n->ctl->throttled)
         return 0;
     const uint32_t routers = n->topo.routers, P = (uint32_t)n->P;
@@ -161,6 +163,10 @@ int net_block_run(struct net *n)
             if (n->failed)
                 break;
         }
+    }
+    if (n->check && !n->failed) { /* (a debug build's: net_block_plan) as net_step's */
+        n->now = t0 + len - 1;
+        net_audit(n);
     }
     struct net_block_counts c = n->blk_base; /* what changed -> the counts */
     for (uint32_t j = 0; j < len; j++) {
