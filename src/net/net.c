@@ -868,7 +868,6 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     const uint32_t block = net_block_plan(n, cfg);
     if (block) {
         net_partition_free(n);
-    free(n->blk);
         free(n->ccls);
         n->ccls = NULL;
         n->nccls = 0;
@@ -970,6 +969,7 @@ void net_destroy(struct net *n)
             if (n->nodes[i].q != n->nodes[i].q_in)
                 free(n->nodes[i].q);
     net_partition_free(n);
+    free(n->blk);
     free(n->slab);
     free(n->ivcs);
     free(n->iroute);
