@@ -966,7 +966,8 @@ static void blocks_dragonfly_routings(void **state)
 
 /* Past saturation (the drain runs cycle by cycle), short links, wormhole,
  * one-flit packets, a window not a multiple of the block, the growth fitted
- * over a longer span, the window by delivery, bursts, short entropy windows. */
+ * over a longer span, the window by delivery, bursts, short entropy windows,
+ * the phases workload (a pattern change, paper 004's transients). */
 static void blocks_dragonfly_variants(void **state)
 {
     (void)state;
@@ -980,6 +981,8 @@ static void blocks_dragonfly_variants(void **state)
         {"steady.measure_by=delivery", "traffic.flit_rate=0.6", NULL},
         {"traffic.process=onoff", "traffic.burst_alpha=0.05", "traffic.burst_beta=0.2"},
         {"sim.entropy_window=7", "sim.seed=5", NULL},
+        {"sim.workload=phases", "phases.list=250:0.3:uniform,300:0.3:adversarial,150:0.6:uniform",
+         "phases.warmup=150"},
     };
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         /* (a variant's words come later and win) */

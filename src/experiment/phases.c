@@ -153,6 +153,33 @@ int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                     gen0 = generated;
                 }
                 bool window = n->now >= W;
+                /* Blocks of cycles (net/block.c) up to the phase's end and the
+                 * warm-up's: each cycle's births made before the block runs. */
+                const uint64_t end = n->now + (ph[i].cycles - c);
+                const uint32_t blen = sim_block_len(s, n->now < W && W < end ? W : end);
+                if (blen > 1) {
+                    const uint64_t from = n->now;
+                    sim_accumulate(s, window);
+                    net_block_open(n, blen);
+                    for (uint32_t j = 0; j < blen; j++) {
+                        net_block_at(n, j);
+                        uint64_t before = b.generated_flits;
+                        bernoulli_step(&b, n, &ph[i].pat, window);
+                        generated += b.generated_flits - before;
+                        if (window)
+                            measured += (b.generated_flits - before) / len;
+                    }
+                    if ((rc = sim_block_run(s, err)))
+                        break;
+                    c += blen - 1;
+                    char what[64];
+                    snprintf(what, sizeof what, "phase %llu of %llu%s",
+                             (unsigned long long)(lap * (uint64_t)nph + (uint64_t)i + 1),
+                             (unsigned long long)(repeat * (uint64_t)nph),
+                             ph[i].rate > 0 ? "" : " (idle)");
+                    sim_progress_since(s, from, what, n->now, total, "cycles");
+                    continue;
+                }
                 sim_accumulate(s, window);
                 uint64_t before = b.generated_flits;
                 bernoulli_step(&b, n, &ph[i].pat, window);
