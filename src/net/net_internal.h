@@ -378,6 +378,23 @@ static inline __attribute__((always_inline)) void net_send_deferred(struct net *
     q->n += 3;
 }
 /* The flit of a deferred arrival entry e (net_send_deferred). */
+/* The same to partition dw, through the long wheel (blocks of cycles: a
+ * flit to another partition always arrives there, struct net, wheel_shared). */
+static inline __attribute__((always_inline)) void
+net_send_deferred_long(struct net *n, struct net_part *dw, uint64_t when, uint32_t gp, uint32_t vc,
+                       flit_t f)
+{
+    struct creditq *q = &dw->arrive[when & n->wheel_mask];
+    if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    uint32_t *e = &q->i[q->n];
+    e[0] = gp << 6 | vc;
+    e[1] = f.pid;
+    e[2] = net_flit_word(f);
+    q->n += 3;
+}
 static inline flit_t net_deferred_flit(const uint32_t *e)
 {
     return (flit_t){e[1], (uint16_t)e[2], (uint16_t)(e[2] >> 16)};
