@@ -75,7 +75,8 @@ void net_hook_eject(struct net *n, uint32_t gop, flit_t f, uint32_t delay)
     if (delay == 0)
         net_sink_flit(n, op->up, f);
     else
-        net_push_event(n, net_serial_part(n), n->now + delay, EV_SINK, net_sink_lane(n, 0), op->up, 0, f);
+        net_push_event(n, net_serial_part(n), n->now + delay, EV_SINK, net_sink_lane(n, 0), op->up,
+                       0, f);
 }
 
 bool net_hook_put_side(struct net *n, uint32_t r, flit_t f)

@@ -355,6 +355,20 @@ static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
     iv->pending++;
     net_creditq_push(w->ar_at[when & n->wheel_mask], gp << 6 | vc);
 }
+/* Appends an arrival entry for flit f to input VC vc of port gp to q. */
+static inline __attribute__((always_inline)) void net_arrival_push(struct creditq *q, uint32_t gp,
+                                                                   uint32_t vc, flit_t f)
+{
+    if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
+        fprintf(stderr, "saturn: out of memory\n");
+        abort();
+    }
+    uint32_t *e = &q->i[q->n];
+    e[0] = gp << 6 | vc;
+    e[1] = f.pid;
+    e[2] = net_flit_word(f);
+    q->n += 3;
+}
 /* With output buffers (n->obuf_on) a flit sent to a router of partition w
  * is not written into the next router's ring at send time: its arrival
  * entry carries it (three words: gp << 6 | vc, then the flit), and its
@@ -366,35 +380,17 @@ static inline __attribute__((always_inline)) void net_send_deferred(struct net *
                                                                     uint64_t when, uint32_t gp,
                                                                     uint32_t vc, flit_t f)
 {
-    struct creditq *q = w->ar_at[when & n->wheel_mask];
-    if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
-        fprintf(stderr, "saturn: out of memory\n");
-        abort();
-    }
-    uint32_t *e = &q->i[q->n];
-    e[0] = gp << 6 | vc;
-    e[1] = f.pid;
-    e[2] = net_flit_word(f);
-    q->n += 3;
+    net_arrival_push(w->ar_at[when & n->wheel_mask], gp, vc, f);
 }
-/* The flit of a deferred arrival entry e (net_send_deferred). */
 /* The same to partition dw, through the long wheel (blocks of cycles: a
  * flit to another partition always arrives there, struct net, wheel_shared). */
 static inline __attribute__((always_inline)) void
 net_send_deferred_long(struct net *n, struct net_part *dw, uint64_t when, uint32_t gp, uint32_t vc,
                        flit_t f)
 {
-    struct creditq *q = &dw->arrive[when & n->wheel_mask];
-    if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
-        fprintf(stderr, "saturn: out of memory\n");
-        abort();
-    }
-    uint32_t *e = &q->i[q->n];
-    e[0] = gp << 6 | vc;
-    e[1] = f.pid;
-    e[2] = net_flit_word(f);
-    q->n += 3;
+    net_arrival_push(&dw->arrive[when & n->wheel_mask], gp, vc, f);
 }
+/* The flit of a deferred arrival entry e (net_send_deferred). */
 static inline flit_t net_deferred_flit(const uint32_t *e)
 {
     return (flit_t){e[1], (uint16_t)e[2], (uint16_t)(e[2] >> 16)};
@@ -442,7 +438,7 @@ void net_deliver_sinks_part(struct net *n, uint32_t src);
 void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi);
 /* Cycles a block may take on this network, 0 if none (net/block.c:
  * whether the configuration allows blocks, the shortest delay between two
- * partitions of 64 routers), and the nodes' ranges it needs. */
+ * partitions of 64 routers). */
 uint32_t net_block_plan(const struct net *n, const struct saturn_config *cfg);
 int net_pool_start(struct net *n);
 void net_pool_stop(struct net *n);
