@@ -154,47 +154,33 @@ int phases_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
                 }
                 bool window = n->now >= W;
                 /* Blocks of cycles (net/block.c) up to the phase's end and the
-                 * warm-up's: each cycle's births made before the block runs. */
-                const uint64_t end = n->now + (ph[i].cycles - c);
+                 * warm-up's: each cycle's births made before the block runs;
+                 * else one cycle. */
+                const uint64_t end = n->now + (ph[i].cycles - c), from = n->now;
                 const uint32_t blen = sim_block_len(s, n->now < W && W < end ? W : end);
-                if (blen > 1) {
-                    const uint64_t from = n->now;
-                    sim_accumulate(s, window);
+                const uint32_t k = blen > 1 ? blen : 1;
+                sim_accumulate(s, window);
+                if (blen > 1)
                     net_block_open(n, blen);
-                    for (uint32_t j = 0; j < blen; j++) {
+                for (uint32_t j = 0; j < k; j++) {
+                    if (blen > 1)
                         net_block_at(n, j);
-                        uint64_t before = b.generated_flits;
-                        bernoulli_step(&b, n, &ph[i].pat, window);
-                        generated += b.generated_flits - before;
-                        if (window)
-                            measured += (b.generated_flits - before) / len;
-                    }
-                    if ((rc = sim_block_run(s, err)))
-                        break;
-                    c += blen - 1;
+                    uint64_t before = b.generated_flits;
+                    bernoulli_step(&b, n, &ph[i].pat, window);
+                    generated += b.generated_flits - before;
+                    if (window)
+                        measured += (b.generated_flits - before) / len;
+                }
+                if ((rc = blen > 1 ? sim_block_run(s, err) : sim_step(s, err)))
+                    break;
+                c += k - 1;
+                if (sim_progress_due_since(s, from)) {
                     char what[64];
                     snprintf(what, sizeof what, "phase %llu of %llu%s",
                              (unsigned long long)(lap * (uint64_t)nph + (uint64_t)i + 1),
                              (unsigned long long)(repeat * (uint64_t)nph),
                              ph[i].rate > 0 ? "" : " (idle)");
                     sim_progress_since(s, from, what, n->now, total, "cycles");
-                    continue;
-                }
-                sim_accumulate(s, window);
-                uint64_t before = b.generated_flits;
-                bernoulli_step(&b, n, &ph[i].pat, window);
-                generated += b.generated_flits - before;
-                if (window)
-                    measured += (b.generated_flits - before) / len;
-                if ((rc = sim_step(s, err)))
-                    break;
-                if (sim_progress_due(s)) {
-                    char what[64];
-                    snprintf(what, sizeof what, "phase %llu of %llu%s",
-                             (unsigned long long)(lap * (uint64_t)nph + (uint64_t)i + 1),
-                             (unsigned long long)(repeat * (uint64_t)nph),
-                             ph[i].rate > 0 ? "" : " (idle)");
-                    sim_progress(s, what, n->now, total, "cycles");
                 }
             }
         }

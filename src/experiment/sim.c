@@ -381,8 +381,8 @@ void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64
 void sim_progress_since(struct saturn_sim *s, uint64_t from, const char *phase, uint64_t done,
                         uint64_t total, const char *unit)
 {
-    if (!s->progress || (from | s->progress_mask) >= s->net.now)
-        return; /* no cycle a report is due at in (from, now] */
+    if (!sim_progress_due_since(s, from))
+        return;
     struct saturn_progress p = {.task = saturn_config_str(s->cfg, "sim.workload"),
                                 .phase = phase, .cycle = s->net.now, .done = done,
                                 .total = total, .unit = unit};

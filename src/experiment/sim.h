@@ -93,6 +93,11 @@ static inline bool sim_progress_due(const struct saturn_sim *s)
 {
     return s->progress && (s->net.now & s->progress_mask) == 0;
 }
+/* A report fell due after cycle `from`, up to now (a block of cycles). */
+static inline bool sim_progress_due_since(const struct saturn_sim *s, uint64_t from)
+{
+    return s->progress && (from | s->progress_mask) < s->net.now;
+}
 /* Reports progress when due: done of total (0: unknown) in unit. */
 void sim_progress(struct saturn_sim *s, const char *phase, uint64_t done, uint64_t total,
                   const char *unit);
