@@ -1,6 +1,7 @@
 /* Blocks of cycles (sim.block_cycles): the routers in partitions of 64
- * (whole words of the active-router bitmap), each partition stepped up
- * to block_max cycles in a row before the next one, on one thread.
+ * (whole words of the active-router bitmap; at most NET_BLOCK_PARTS, else
+ * several words each), each partition stepped up to block_max cycles in a
+ * row before the next one, on one thread.
  *
  * Why: on a network far beyond the caches (the 16,512-node Dragonfly) a
  * router's lines leave the caches between two of its cycles; stepped
@@ -15,9 +16,11 @@
  * filled in the order they run, which is the order its queues are read
  * in, and what goes to another partition always takes the long wheel,
  * whose slots a block cannot reach around (block_max <= the wheel's size
- * - the longest delay). Sources and sinks run with their partition's
- * cycle. The births of a block's cycles are made before it runs (the
- * workload's draws depend on each node's own stream alone), each packet
+ * - the longest delay); a flit to another partition is put into that
+ * partition's arrivals, in the long wheel's slot (net_send_deferred_long).
+ * Sources and sinks run with their partition's cycle. The births of a
+ * block's cycles are made before it runs (the workload's draws depend on
+ * each node's own stream alone), each packet
  * dated to its cycle and kept at its source until then (inject_node).
  *
  * What differs: packet ids. A freed id is taken by the next birth, and
