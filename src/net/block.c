@@ -48,7 +48,10 @@ uint32_t net_block_plan(const struct net *n, const struct saturn_config *cfg)
      * (metapackets, Disha's lane), the routing's or the controller's look
      * at the whole network, a source queue's limit (a birth reads the
      * queue's length then). A debug build's audit (always on) looks at each
-     * block's end instead, where every partition is at one cycle. */
+     * block's end instead, where every partition is at one cycle. A routing
+     * policy that reads another router's state must do so in its cycle hook
+     * (rops->cycle: blocks are then off); the tests (test_threads.c, blocks_*)
+     * compare each eligible Dragonfly routing with cycle by cycle. */
     if (saturn_config_bool(cfg, "sim.check_invariants") || n->packet_links || n->meta_bit ||
         n->nhooks || n->rops->cycle || n->router_mob || n->xbar_last || n->source_limit || n->ctl->observe ||
         n->ctl->may_start || n->ctl->packet_sent || n->ctl->throttled)
