@@ -42,6 +42,33 @@ static double backlog(const struct net *n)
     return (double)(net_source_flits(n) + n->flits_in_net);
 }
 
+/* What the window's cycles add up (the means and the backlog's fits). */
+struct cycle_sums {
+    uint64_t W, M, F;
+    bool long_fit;
+    double mid;
+    double fs_t, fs_tt, fs_y, fs_ty;    /* the fit over [F, W + M) (steady.trend_from) */
+    double inflight, queued, trend;     /* trend: sum of (t - mid) * backlog over the window */
+};
+
+/* Cycle t's counts as it ended (cycle by cycle, or kept by a block: n->blk). */
+static void count_cycle(struct cycle_sums *c, uint64_t t, double in_net, double queued,
+                        double backlog_flits)
+{
+    if (c->long_fit && t >= c->F && t < c->W + c->M) {
+        const double x = (double)(t - c->F);
+        c->fs_t += x;
+        c->fs_tt += x * x;
+        c->fs_y += backlog_flits;
+        c->fs_ty += x * backlog_flits;
+    }
+    if (t >= c->W && t < c->W + c->M) {
+        c->inflight += in_net;
+        c->queued += queued;
+        c->trend += ((double)(t - c->W) - c->mid) * backlog_flits;
+    }
+}
+
 int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_error *err)
 {
     double t0 = sim_clock(), p;
@@ -71,7 +98,6 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     const double trend_from = saturn_config_real(s->cfg, "steady.trend_from");
     const bool long_fit = trend_from < 1 && W > 0;
     const uint64_t F = long_fit ? (uint64_t)(trend_from * (double)W) : W;
-    double fs_t = 0, fs_tt = 0, fs_y = 0, fs_ty = 0;
     uint64_t genF = 0;
     struct bernoulli b;
     int prc = traffic_process_init(&b, n, s->cfg, p, len, err);
@@ -83,8 +109,8 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     r->warmup = W;
     r->measure = M;
     uint64_t ej0 = 0, ej1 = 0, gen0 = 0, gen1 = 0;
-    double inflight = 0, queued = 0, trend = 0; /* trend: sum of (t - mid) * backlog */
-    const double mid = ((double)M - 1) / 2;
+    struct cycle_sums cs = {.W = W, .M = M, .F = F, .long_fit = long_fit,
+                            .mid = ((double)M - 1) / 2};
     for (;;) {
         uint64_t now = n->now;
         if (now == W) {
@@ -128,21 +154,9 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
             }
             if ((rc = sim_block_run(s, err)))
                 break;
-            for (uint32_t j = 0; j < blen; j++) {
-                const uint64_t t = now + j;
-                const double y = (double)n->blk[j].backlog_flits;
-                if (long_fit && t >= F) {
-                    fs_t += (double)(t - F);
-                    fs_tt += (double)(t - F) * (double)(t - F);
-                    fs_y += y;
-                    fs_ty += (double)(t - F) * y;
-                }
-                if (in_window) {
-                    inflight += (double)n->blk[j].packets_in_net;
-                    queued += (double)n->blk[j].queued_packets;
-                    trend += ((double)(t - W) - mid) * y;
-                }
-            }
+            for (uint32_t j = 0; j < blen; j++)
+                count_cycle(&cs, now + j, (double)n->blk[j].packets_in_net,
+                            (double)n->blk[j].queued_packets, (double)n->blk[j].backlog_flits);
             sim_progress_since(s, now, in_window ? "measure" : "warm-up", n->now, W + M, "cycles");
             continue;
         }
@@ -151,18 +165,7 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
         bernoulli_step(&b, n, &s->pat, window);
         if ((rc = sim_step(s, err)))
             break;
-        if (long_fit && now >= F && now < W + M) {
-            double t = (double)(now - F), y = backlog(n);
-            fs_t += t;
-            fs_tt += t * t;
-            fs_y += y;
-            fs_ty += t * y;
-        }
-        if (window) {
-            inflight += (double)n->packets_in_net;
-            queued += (double)n->queued_packets;
-            trend += ((double)(now - W) - mid) * backlog(n);
-        }
+        count_cycle(&cs, now, (double)n->packets_in_net, (double)n->queued_packets, backlog(n));
         if (now < W + M)
             sim_progress(s, now < W ? "warm-up" : "measure", n->now, W + M, "cycles");
         else
@@ -175,23 +178,23 @@ int steady_run(struct saturn_sim *s, struct saturn_results *r, struct saturn_err
     r->offered = (double)(gen1 - gen0) / denom;
     r->accepted = (double)(ej1 - ej0) / denom;
     r->measured_delivered = s->lat.n;
-    r->inflight_mean = inflight / (double)M;
-    r->source_queue_mean = queued / denom;
+    r->inflight_mean = cs.inflight / (double)M;
+    r->source_queue_mean = cs.queued / denom;
     /* slope = sum (t - mid) y / sum (t - mid)^2, the latter M (M^2 - 1) / 12 */
-    double md = (double)M, slope = M > 1 ? trend / (md * (md * md - 1) / 12) : 0;
+    double md = (double)M, slope = M > 1 ? cs.trend / (md * (md * md - 1) / 12) : 0;
     r->backlog_growth = gen1 > gen0 ? slope * md / (double)(gen1 - gen0) : 0;
     double noise_packets = (double)(r->measured_packets + 1);
     if (long_fit) { /* the same test over [F, W + M): growth / flits offered in it */
         double L = (double)(W + M - F);
-        double var = fs_tt - fs_t * fs_t / L;
-        double lslope = var > 0 ? (fs_ty - fs_t * fs_y / L) / var : 0;
+        double var = cs.fs_tt - cs.fs_t * cs.fs_t / L;
+        double lslope = var > 0 ? (cs.fs_ty - cs.fs_t * cs.fs_y / L) / var : 0;
         double offered = (double)(gen1 - genF);
         r->backlog_growth = offered > 0 ? lslope * L / offered : 0;
         noise_packets = offered / len + 1;
     }
     /* Little's law: packets in the system (queued or in flight) = arrival
      * rate x time in the system, both over the window */
-    r->little_n = (inflight + queued) / md;
+    r->little_n = (cs.inflight + cs.queued) / md;
     r->little_lambda_n_tau = (double)(gen1 - gen0) / len / md * s->lat.sum /
                              (s->lat.n ? (double)s->lat.n : 1.0);
     if (!r->drained) {
