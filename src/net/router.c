@@ -661,56 +661,88 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t pm1 = n->rports[r];
+    if (M == RM_ISLIP && pm1 && !(pm1 & (pm1 - 1))) {
+        /* One input port holds flits (most router-cycles below saturation):
+         * every output it asks for has it as its only asker and grants it,
+         * so the match is the asked output first from its accept pointer,
+         * with the VC that asked for it (the first from its VC pointer). */
+        const int p = __builtin_ctzll(pm1);
+        const uint64_t m = ports[p].nonempty & ports[p].active;
+        if (!m)
+            return;
+        const int s = ports[p].sa_in_rr;
+        uint64_t asked = 0;
+        uint8_t vsel[64];
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
+            const struct ivc *iv = &ivcs[p * V + v];
+            const int op = iv->out_port;
+            if ((asked >> op & 1) || !can_send(n, ports, ovcs, iv, M))
+                continue;
+            asked |= 1ULL << op;
+            vsel[op] = (uint8_t)v;
+        }
+        if (!asked)
+            return;
+        const int sa = ports[p].sa_acc_rr;
+        const int op = unrotate(__builtin_ctzll(rotate_from(asked, sa)), sa);
+        const int v = vsel[op];
+        xfer(n, w, r, p, v, M);
+        ports[p].sa_in_rr = rr_past(v);
+        ports[p].sa_acc_rr = rr_past(op);
+        ports[op].sa_out_rr = rr_past(p);
+        return;
+    }
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
-    uint64_t omask[64], imask[64]; /* inputs asking for output op; outputs input p asks for */
-    uint64_t outs_any = 0, ins_any = 0;
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
-        int p = __builtin_ctzll(pm);
-        uint64_t m = ports[p].nonempty & ports[p].active;
-        imask[p] = 0;
+    uint64_t omask[64]; /* inputs asking for output op (from the first ask of op on) */
+    uint64_t outs_any = 0;
+    for (uint64_t pm = pm1; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t m = ports[p].nonempty & ports[p].active;
         if (!m)
             continue;
         const int s = ports[p].sa_in_rr;
+        const uint64_t pb = 1ULL << p;
+        uint64_t asked = 0; /* the outputs input p asks for */
         for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) { /* ready VCs from s on */
             const int v = unrotate(__builtin_ctzll(rot), s);
             const struct ivc *iv = &ivcs[p * V + v];
-            int op = iv->out_port;
+            const int op = iv->out_port;
+            const uint64_t ob = 1ULL << op;
             if (ANY(M) && n->trace && ports[op].kind == PORT_NET && !n->obuf_on)
                 net_trace_cell(n, w, gp0 + op, 1); /* wanted; a send overrides */
-            if ((imask[p] & (1ULL << op)) || !can_send(n, ports, ovcs, iv, M))
+            if ((asked & ob) || !can_send(n, ports, ovcs, iv, M))
                 continue; /* the earlier VC in round-robin order asks for op */
-            if (!(outs_any & (1ULL << op))) {
-                outs_any |= 1ULL << op;
-                omask[op] = 0;
-            }
-            omask[op] |= 1ULL << p;
-            imask[p] |= 1ULL << op;
+            asked |= ob;
+            omask[op] = (outs_any & ob) ? omask[op] | pb : pb;
+            outs_any |= ob;
             reqvc[op * P + p] = (uint8_t)v;
         }
-        if (imask[p])
-            ins_any |= 1ULL << p;
     }
-    /* grant: per output, the first asking input from its pointer */
-    uint64_t granted[64]; /* outputs that granted input p */
-    for (uint64_t im = ins_any; im; im &= im - 1)
-        granted[__builtin_ctzll(im)] = 0;
+    /* grant: per output, the first asking input from its pointer (an
+     * output asked by one input grants it without the rotation) */
+    uint64_t granted[64], gin = 0; /* outputs that granted input p; inputs granted */
     for (uint64_t om = outs_any; om; om &= om - 1) {
-        int op = __builtin_ctzll(om);
+        const int op = __builtin_ctzll(om);
         if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == n->now + 1, 0))
             continue; /* the recovery lane has the link this cycle */
-        int s = ports[op].sa_out_rr;
-        uint64_t rot = rotate_from(omask[op], s);
-        int p = unrotate(__builtin_ctzll(rot), s);
-        granted[p] |= 1ULL << op;
+        const uint64_t asks = omask[op];
+        int p = __builtin_ctzll(asks);
+        if (asks & (asks - 1)) {
+            const int s = ports[op].sa_out_rr;
+            p = unrotate(__builtin_ctzll(rotate_from(asks, s)), s);
+        }
+        const uint64_t ob = 1ULL << op;
+        granted[p] = (gin >> p & 1) ? granted[p] | ob : ob;
+        gin |= 1ULL << p;
     }
-    /* accept: per input, the first granting output from its pointer */
-    for (uint64_t im = ins_any; im; im &= im - 1) {
-        int p = __builtin_ctzll(im);
-        if (!granted[p])
-            continue;
-        int s = ports[p].sa_acc_rr;
-        int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
-        int v = reqvc[op * P + p];
+    /* accept: per input (in port order), the first granting output from its pointer */
+    for (uint64_t im = gin; im; im &= im - 1) {
+        const int p = __builtin_ctzll(im);
+        const int s = ports[p].sa_acc_rr;
+        const int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
+        const int v = reqvc[op * P + p];
         xfer(n, w, r, p, v, M);
         ports[p].sa_in_rr = rr_past(v);
         ports[p].sa_acc_rr = rr_past(op);
