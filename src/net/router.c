@@ -572,6 +572,25 @@ static inline bool va_free(const struct net *n, const struct port *ports, const 
     return n->switching != SW_VCT || net_va_out_room(n, &ports[port], o) >= (int32_t)len;
 }
 
+/* va_alloc_islip's match: head lin takes output VC o (index bo), and both
+ * pointers move past the match. */
+static inline void va_islip_match(struct net *n, struct port *ports, struct ivc *ivcs,
+                                  struct ivc_route *ir, struct ovc *o, unsigned lin, unsigned bo,
+                                  unsigned nlin, int V)
+{
+    struct ivc *iv = &ivcs[lin];
+    o->owner = (int32_t)lin;
+    o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
+    ir->va_acc_rr = (uint16_t)(bo + 1 == nlin ? 0 : bo + 1);
+    iv->state = IVC_ACTIVE;
+    iv->out_port = (uint16_t)(bo / (unsigned)V);
+    iv->out_vc = (uint8_t)(bo % (unsigned)V);
+    iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
+    if (ports[bo / (unsigned)V].kind == PORT_LOCAL) /* ready to eject from now */
+        n->pk[net_ivc_front(iv).pid].t_out = n->now;
+    ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+}
+
 /* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
  * default): every waiting head (req[i].lin) asks for every free VC of its
  * candidates; every output VC grants the asking head first from its
@@ -589,56 +608,76 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
     struct ivc_route *iroute = &n->iroute[(size_t)r * P * V];
     struct ovc *ovcs = &n->ovcs[(size_t)r * P * V];
     uint16_t *best = w->va_best; /* per output VC: the granted head, 0xffff none */
-    for (int i = 0; i < nreq; i++) {
-        unsigned lin = req[i].lin;
-        const struct ivc_route *ir = &iroute[lin];
-        for (int c = 0; c < ir->route.n; c++) {
-            const struct route_cand *rc = &ir->route.c[c];
-            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
-                unsigned o = (unsigned)(rc->port * V + v);
-                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
-                    continue;
-                unsigned d = (lin + nlin - ovcs[o].va_rr) % nlin;
-                if (best[o] == 0xffff || (best[o] + nlin - ovcs[o].va_rr) % nlin > d)
-                    best[o] = (uint16_t)lin;
-            }
-        }
-    }
-    for (int i = 0; i < nreq; i++) {
-        unsigned lin = req[i].lin;
+    if (nreq == 1) {
+        /* One head asks: every free VC of its candidates grants it, and it
+         * accepts the first of them from its pointer. */
+        const unsigned lin = req[0].lin;
         struct ivc_route *ir = &iroute[lin];
         int bo = -1;
         unsigned bd = nlin;
         for (int c = 0; c < ir->route.n; c++) {
             const struct route_cand *rc = &ir->route.c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
-                unsigned o = (unsigned)(rc->port * V + v);
-                if (best[o] != lin)
+                const unsigned o = (unsigned)(rc->port * V + v);
+                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
                     continue;
-                unsigned d = (o + nlin - ir->va_acc_rr) % nlin;
+                const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
                 if (d < bd) {
                     bd = d;
                     bo = (int)o;
                 }
             }
         }
-        if (bo < 0)
-            continue;
-        struct ovc *o = &ovcs[bo];
-        struct ivc *iv = &ivcs[lin];
-        o->owner = (int32_t)lin;
-        o->va_rr = (uint16_t)(lin + 1 == nlin ? 0 : lin + 1);
-        ir->va_acc_rr = (uint16_t)((unsigned)bo + 1 == nlin ? 0 : (unsigned)bo + 1);
-        iv->state = IVC_ACTIVE;
-        iv->out_port = (uint16_t)(bo / V);
-        iv->out_vc = (uint8_t)(bo % V);
-        iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
-        if (ports[bo / V].kind == PORT_LOCAL) /* ready to eject from now */
-            n->pk[net_ivc_front(iv).pid].t_out = n->now;
-        ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+        if (bo >= 0)
+            va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+        return;
     }
-    /* clear the grants for the next router */
+    /* req[i].done: the head found a free VC (the others are granted nothing) */
     for (int i = 0; i < nreq; i++) {
+        const unsigned lin = req[i].lin;
+        const struct ivc_route *ir = &iroute[lin];
+        bool any = false;
+        for (int c = 0; c < ir->route.n; c++) {
+            const struct route_cand *rc = &ir->route.c[c];
+            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+                const unsigned o = (unsigned)(rc->port * V + v);
+                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
+                    continue;
+                any = true;
+                const unsigned d = ring_dist(lin, ovcs[o].va_rr, nlin);
+                if (best[o] == 0xffff || ring_dist(best[o], ovcs[o].va_rr, nlin) > d)
+                    best[o] = (uint16_t)lin;
+            }
+        }
+        req[i].done = any;
+    }
+    for (int i = 0; i < nreq; i++) {
+        if (!req[i].done)
+            continue;
+        const unsigned lin = req[i].lin;
+        struct ivc_route *ir = &iroute[lin];
+        int bo = -1;
+        unsigned bd = nlin;
+        for (int c = 0; c < ir->route.n; c++) {
+            const struct route_cand *rc = &ir->route.c[c];
+            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+                const unsigned o = (unsigned)(rc->port * V + v);
+                if (best[o] != lin)
+                    continue;
+                const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
+                if (d < bd) {
+                    bd = d;
+                    bo = (int)o;
+                }
+            }
+        }
+        if (bo >= 0)
+            va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+    }
+    /* clear the grants for the next router (only the asking heads set any) */
+    for (int i = 0; i < nreq; i++) {
+        if (!req[i].done)
+            continue;
         const struct ivc_route *ir = &iroute[req[i].lin];
         for (int c = 0; c < ir->route.n; c++)
             for (int v = ir->route.c[c].vc_lo; v <= ir->route.c[c].vc_hi; v++)
