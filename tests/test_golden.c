@@ -327,12 +327,35 @@ GOLDEN(df_base_un, DF, "routing.algorithm=base", "base.threshold=2", "traffic.fl
 GOLDEN(df_ectn_adv, DF, "routing.algorithm=ectn", "ectn.threshold=2", "ectn.period=20",
        "traffic.pattern=adversarial", "traffic.flit_rate=0.4")
 
+/* BookSim 2's iq router (the preset booksim-iq's keys: iSLIP VC and
+ * switch allocation, the VC allocation stage, its delays) on BookSim's
+ * dragonflynew with its own routings, as bench/peers.sh's Dragonfly pair
+ * but p = h = 2, a = 4 (9 groups, 72 nodes): the iSLIP allocators' paths
+ * for one asking input port or head and for several (UGAL's two
+ * candidates, adversarial). */
+#define DF_BOOKSIM                                                                            \
+    "router.switching=wormhole", "router.vc_alloc=islip", "router.sw_alloc=islip",            \
+        "router.va_stage=true", "router.route_delay=2", "router.xbar_delay=2",                \
+        "router.credit_delay=2", "router.inject_latency=2", "router.eject_latency=1",         \
+        "traffic.uniform_self=true", "network.topology=dragonfly",                            \
+        "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2", "dragonfly.arrangement=consecutive", \
+        "dragonfly.local_latency=3", "dragonfly.global_latency=12", "router.vcs=3",           \
+        "dragonfly.local_vcs=3", "dragonfly.global_vcs=3", "router.buf_flits=32",             \
+        "dragonfly.global_buf_flits=32", "routing.reroute=once", "traffic.packet_length=8",   \
+        WINDOW
+
+GOLDEN(df_booksim_min_un, DF_BOOKSIM, "routing.algorithm=booksim_min", "traffic.flit_rate=0.5")
+GOLDEN(df_booksim_ugal_adv, DF_BOOKSIM, "routing.algorithm=booksim_ugal",
+       "traffic.pattern=adversarial", "traffic.flit_rate=0.35")
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(torus_dor),
         cmocka_unit_test(torus_dor_cumulative),
         cmocka_unit_test(torus_booksim),
+        cmocka_unit_test(df_booksim_min_un),
+        cmocka_unit_test(df_booksim_ugal_adv),
         cmocka_unit_test(torus_duato),
         cmocka_unit_test(torus_disha),
         cmocka_unit_test(torus_vct_obuf),

@@ -589,6 +589,8 @@ static inline void va_islip_match(struct net *n, struct port *ports, struct ivc 
     if (ports[bo / (unsigned)V].kind == PORT_LOCAL) /* ready to eject from now */
         n->pk[net_ivc_front(iv).pid].t_out = n->now;
     ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
+    if (n->vready && net_va_out_room(n, &ports[bo / (unsigned)V], o) > 0) /* (router_step_islip1) */
+        n->vready[(uint32_t)(ports - n->ports) + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
 }
 
 /* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
@@ -1509,6 +1511,109 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
     }
 }
 
+/* BookSim 2's router at speedup 1 without output buffers (router.vc_alloc
+ * and router.sw_alloc = islip: bench/peers.sh's pairs): router_step_impl's
+ * RM_ISLIP cycle with the switch requests made from the ready VCs
+ * (n->vready, kept as plain1_step keeps it: no test of the output VCs'
+ * room) and the crossings by xfer_plain1, the same steps in the same order.
+ * VC allocation (alloc_vcs, iSLIP) runs only for the ports with a waiting
+ * head. */
+static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
+{
+    const int P = n->P, V = n->V;
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    const uint64_t *vready = &n->vready[gp0];
+    const uint64_t now = n->now;
+    w->cyc_nv += n->rnvc[r];
+
+    uint64_t waiting = 0;
+    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        if (ports[p].nonempty & ~ports[p].active)
+            waiting |= 1ULL << p;
+    }
+    if (waiting && !alloc_vcs(n, w, r, waiting, RM_ISLIP))
+        return;
+
+    const uint64_t pm1 = n->rports[r];
+    if (!pm1)
+        return;
+    const bool ls = n->router_mob;
+    if (!(pm1 & (pm1 - 1))) { /* one input port holds flits: sw_alloc_islip's shortcut */
+        const int p = __builtin_ctzll(pm1);
+        const uint64_t m = ports[p].nonempty & vready[p];
+        if (!m)
+            return;
+        const int s = ports[p].sa_in_rr;
+        uint64_t asked = 0;
+        uint8_t vsel[64];
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
+            const int op = ivcs[p * V + v].out_port;
+            if (asked >> op & 1)
+                continue;
+            asked |= 1ULL << op;
+            vsel[op] = (uint8_t)v;
+        }
+        const int sa = ports[p].sa_acc_rr;
+        const int op = unrotate(__builtin_ctzll(rotate_from(asked, sa)), sa);
+        w->last_move = now;
+        xfer_plain1(n, w, r, &n->rnvc[r], &n->rports[r], ports, ivcs, ovcs, gp0, V, p, vsel[op],
+                    now, true, false, 0, ls);
+        ports[p].sa_acc_rr = rr_past(op);
+        return;
+    }
+    uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
+    uint64_t omask[64], outs_any = 0;
+    for (uint64_t pm = pm1; pm; pm &= pm - 1) {
+        const int p = __builtin_ctzll(pm);
+        const uint64_t m = ports[p].nonempty & vready[p];
+        if (!m)
+            continue;
+        const int s = ports[p].sa_in_rr;
+        const uint64_t pb = 1ULL << p;
+        uint64_t asked = 0;
+        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+            const int v = unrotate(__builtin_ctzll(rot), s);
+            const int op = ivcs[p * V + v].out_port;
+            const uint64_t ob = 1ULL << op;
+            if (asked & ob)
+                continue;
+            asked |= ob;
+            omask[op] = (outs_any & ob) ? omask[op] | pb : pb;
+            outs_any |= ob;
+            reqvc[op * P + p] = (uint8_t)v;
+        }
+    }
+    if (!outs_any)
+        return;
+    uint64_t granted[64], gin = 0;
+    for (uint64_t om = outs_any; om; om &= om - 1) {
+        const int op = __builtin_ctzll(om);
+        const uint64_t asks = omask[op];
+        int p = __builtin_ctzll(asks);
+        if (asks & (asks - 1)) {
+            const int s = ports[op].sa_out_rr;
+            p = unrotate(__builtin_ctzll(rotate_from(asks, s)), s);
+        }
+        const uint64_t ob = 1ULL << op;
+        granted[p] = (gin >> p & 1) ? granted[p] | ob : ob;
+        gin |= 1ULL << p;
+    }
+    w->last_move = now;
+    for (uint64_t im = gin; im; im &= im - 1) {
+        const int p = __builtin_ctzll(im);
+        const int s = ports[p].sa_acc_rr;
+        const int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
+        xfer_plain1(n, w, r, &n->rnvc[r], &n->rports[r], ports, ivcs, ovcs, gp0, V, p,
+                    reqvc[op * P + p], now, true, false, 0, ls);
+        ports[p].sa_acc_rr = rr_past(op);
+    }
+}
+
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
     plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob, n->sw_hold);
@@ -1556,6 +1661,8 @@ router_step_fn router_step_for(const struct net *n)
         return router_step_any;
     if (n->link_first)
         return plain1 && n->vready ? router_step_plain1_rec : router_step_any;
+    if (n->va_islip && n->sw_islip && !n->obuf_on && n->speedup == 1)
+        return router_step_islip1;
     if (n->va_islip || n->sw_islip)
         return router_step_islip;
     if (n->obuf_on)
@@ -1588,7 +1695,8 @@ static bool router_tor_one(const struct net *n)
 bool router_keeps_ready(const struct net *n)
 {
     const router_step_fn step = router_step_for(n);
-    return step == router_step_plain1 || step == router_step_plain1_rec;
+    return step == router_step_plain1 || step == router_step_plain1_rec ||
+           step == router_step_islip1;
 }
 
 /* Router r's cycle, by step or (inlined = 1 or 3 to 8) by plain1_step (3:
