@@ -593,6 +593,32 @@ static inline void va_islip_match(struct net *n, struct port *ports, struct ivc 
         n->vready[(uint32_t)(ports - n->ports) + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
 }
 
+/* va_alloc_islip's accept: head lin takes the output VC granting it first
+ * from its pointer (alone: every free VC of its candidates grants it;
+ * else those whose grant, best, names it), if any. */
+HOT void va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
+                         struct ivc_route *ir, const uint16_t *best, unsigned lin, unsigned nlin,
+                         int V, const bool alone)
+{
+    int bo = -1;
+    unsigned bd = nlin;
+    for (int c = 0; c < ir->route.n; c++) {
+        const struct route_cand *rc = &ir->route.c[c];
+        for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
+            const unsigned o = (unsigned)(rc->port * V + v);
+            if (alone ? !va_free(n, ports, &ovcs[o], rc->port, ir->len) : best[o] != lin)
+                continue;
+            const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
+            if (d < bd) {
+                bd = d;
+                bo = (int)o;
+            }
+        }
+    }
+    if (bo >= 0)
+        va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+}
+
 /* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
  * default): every waiting head (req[i].lin) asks for every free VC of its
  * candidates; every output VC grants the asking head first from its
@@ -610,28 +636,9 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
     struct ivc_route *iroute = &n->iroute[(size_t)r * P * V];
     struct ovc *ovcs = &n->ovcs[(size_t)r * P * V];
     uint16_t *best = w->va_best; /* per output VC: the granted head, 0xffff none */
-    if (nreq == 1) {
-        /* One head asks: every free VC of its candidates grants it, and it
-         * accepts the first of them from its pointer. */
-        const unsigned lin = req[0].lin;
-        struct ivc_route *ir = &iroute[lin];
-        int bo = -1;
-        unsigned bd = nlin;
-        for (int c = 0; c < ir->route.n; c++) {
-            const struct route_cand *rc = &ir->route.c[c];
-            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
-                const unsigned o = (unsigned)(rc->port * V + v);
-                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
-                    continue;
-                const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
-                if (d < bd) {
-                    bd = d;
-                    bo = (int)o;
-                }
-            }
-        }
-        if (bo >= 0)
-            va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+    if (nreq == 1) { /* one head asks: every free VC of its candidates grants it */
+        va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[0].lin], best, req[0].lin, nlin, V,
+                        true);
         return;
     }
     /* req[i].done: the head found a free VC (the others are granted nothing) */
@@ -653,29 +660,10 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
         }
         req[i].done = any;
     }
-    for (int i = 0; i < nreq; i++) {
-        if (!req[i].done)
-            continue;
-        const unsigned lin = req[i].lin;
-        struct ivc_route *ir = &iroute[lin];
-        int bo = -1;
-        unsigned bd = nlin;
-        for (int c = 0; c < ir->route.n; c++) {
-            const struct route_cand *rc = &ir->route.c[c];
-            for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
-                const unsigned o = (unsigned)(rc->port * V + v);
-                if (best[o] != lin)
-                    continue;
-                const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
-                if (d < bd) {
-                    bd = d;
-                    bo = (int)o;
-                }
-            }
-        }
-        if (bo >= 0)
-            va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
-    }
+    for (int i = 0; i < nreq; i++)
+        if (req[i].done)
+            va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[i].lin], best, req[i].lin, nlin,
+                            V, false);
     /* clear the grants for the next router (only the asking heads set any) */
     for (int i = 0; i < nreq; i++) {
         if (!req[i].done)
@@ -685,6 +673,29 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
             for (int v = ir->route.c[c].vc_lo; v <= ir->route.c[c].vc_hi; v++)
                 best[ir->route.c[c].port * V + v] = 0xffff;
     }
+}
+
+/* iSLIP's grant stage: each output of outs grants the input first from its
+ * pointer among those asking for it (omask; one asker without the
+ * rotation); granted[p] collects the outputs granting input p, for the
+ * inputs returned. */
+HOT uint64_t islip_grant(const struct port *ports, const uint64_t *omask, uint64_t outs,
+                         uint64_t *granted)
+{
+    uint64_t gin = 0;
+    for (; outs; outs &= outs - 1) {
+        const int op = __builtin_ctzll(outs);
+        const uint64_t asks = omask[op];
+        int p = __builtin_ctzll(asks);
+        if (asks & (asks - 1)) {
+            const int s = ports[op].sa_out_rr;
+            p = unrotate(__builtin_ctzll(rotate_from(asks, s)), s);
+        }
+        const uint64_t ob = 1ULL << op;
+        granted[p] = (gin >> p & 1) ? granted[p] | ob : ob;
+        gin |= 1ULL << p;
+    }
+    return gin;
 }
 
 /* Switch allocation by 1-iteration iSLIP (router.sw_alloc = islip, BookSim
@@ -761,23 +772,12 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
             reqvc[op * P + p] = (uint8_t)v;
         }
     }
-    /* grant: per output, the first asking input from its pointer (an
-     * output asked by one input grants it without the rotation) */
-    uint64_t granted[64], gin = 0; /* outputs that granted input p; inputs granted */
-    for (uint64_t om = outs_any; om; om &= om - 1) {
-        const int op = __builtin_ctzll(om);
-        if (ANY(M) && __builtin_expect(n->prare[gp0 + op].stolen == n->now + 1, 0))
-            continue; /* the recovery lane has the link this cycle */
-        const uint64_t asks = omask[op];
-        int p = __builtin_ctzll(asks);
-        if (asks & (asks - 1)) {
-            const int s = ports[op].sa_out_rr;
-            p = unrotate(__builtin_ctzll(rotate_from(asks, s)), s);
-        }
-        const uint64_t ob = 1ULL << op;
-        granted[p] = (gin >> p & 1) ? granted[p] | ob : ob;
-        gin |= 1ULL << p;
-    }
+    if (ANY(M)) /* the recovery lane has these links this cycle */
+        for (uint64_t om = outs_any; om; om &= om - 1)
+            if (__builtin_expect(n->prare[gp0 + __builtin_ctzll(om)].stolen == n->now + 1, 0))
+                outs_any &= ~(om & -om);
+    uint64_t granted[64]; /* outputs that granted input p */
+    const uint64_t gin = islip_grant(ports, omask, outs_any, granted);
     /* accept: per input (in port order), the first granting output from its pointer */
     for (uint64_t im = gin; im; im &= im - 1) {
         const int p = __builtin_ctzll(im);
@@ -1590,19 +1590,8 @@ static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
     }
     if (!outs_any)
         return;
-    uint64_t granted[64], gin = 0;
-    for (uint64_t om = outs_any; om; om &= om - 1) {
-        const int op = __builtin_ctzll(om);
-        const uint64_t asks = omask[op];
-        int p = __builtin_ctzll(asks);
-        if (asks & (asks - 1)) {
-            const int s = ports[op].sa_out_rr;
-            p = unrotate(__builtin_ctzll(rotate_from(asks, s)), s);
-        }
-        const uint64_t ob = 1ULL << op;
-        granted[p] = (gin >> p & 1) ? granted[p] | ob : ob;
-        gin |= 1ULL << p;
-    }
+    uint64_t granted[64];
+    const uint64_t gin = islip_grant(ports, omask, outs_any, granted);
     w->last_move = now;
     for (uint64_t im = gin; im; im &= im - 1) {
         const int p = __builtin_ctzll(im);
