@@ -714,38 +714,6 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t pm1 = n->rports[r];
-    if (M == RM_ISLIP && pm1 && !(pm1 & (pm1 - 1))) {
-        /* One input port holds flits (most router-cycles below saturation):
-         * every output it asks for has it as its only asker and grants it,
-         * so the match is the asked output first from its accept pointer,
-         * with the VC that asked for it (the first from its VC pointer). */
-        const int p = __builtin_ctzll(pm1);
-        const uint64_t m = ports[p].nonempty & ports[p].active;
-        if (!m)
-            return;
-        const int s = ports[p].sa_in_rr;
-        uint64_t asked = 0;
-        uint8_t vsel[64];
-        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
-            const int v = unrotate(__builtin_ctzll(rot), s);
-            const struct ivc *iv = &ivcs[p * V + v];
-            const int op = iv->out_port;
-            if ((asked >> op & 1) || !can_send(n, ports, ovcs, iv, M))
-                continue;
-            asked |= 1ULL << op;
-            vsel[op] = (uint8_t)v;
-        }
-        if (!asked)
-            return;
-        const int sa = ports[p].sa_acc_rr;
-        const int op = unrotate(__builtin_ctzll(rotate_from(asked, sa)), sa);
-        const int v = vsel[op];
-        xfer(n, w, r, p, v, M);
-        ports[p].sa_in_rr = rr_past(v);
-        ports[p].sa_acc_rr = rr_past(op);
-        ports[op].sa_out_rr = rr_past(p);
-        return;
-    }
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
     uint64_t omask[64]; /* inputs asking for output op (from the first ask of op on) */
     uint64_t outs_any = 0;
@@ -1511,13 +1479,39 @@ HOT void plain1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
     }
 }
 
+/* router_step_islip1's requests of input port p: for each output one of
+ * its ready VCs (nonempty & ready) wants, the VC first from its VC pointer,
+ * written at vsel[op * stride]; the outputs asked. With omask (several
+ * ports asking) each asked output's mask of asking inputs gets p, and
+ * *outs the output. */
+HOT uint64_t islip_ask(const struct port *ports, const struct ivc *ivcs, int V, int p,
+                       uint64_t ready, uint8_t *vsel, int stride, uint64_t *omask,
+                       uint64_t *outs)
+{
+    const uint64_t m = ports[p].nonempty & ready;
+    const int s = ports[p].sa_in_rr;
+    uint64_t asked = 0;
+    for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
+        const int v = unrotate(__builtin_ctzll(rot), s);
+        const int op = ivcs[p * V + v].out_port;
+        const uint64_t ob = 1ULL << op;
+        if (asked & ob)
+            continue; /* the earlier VC in round-robin order asks for op */
+        asked |= ob;
+        vsel[op * stride] = (uint8_t)v;
+        if (omask) {
+            omask[op] = (*outs & ob) ? omask[op] | 1ULL << p : 1ULL << p;
+            *outs |= ob;
+        }
+    }
+    return asked;
+}
+
 /* BookSim 2's router at speedup 1 without output buffers (router.vc_alloc
  * and router.sw_alloc = islip: bench/peers.sh's pairs): router_step_impl's
  * RM_ISLIP cycle with the switch requests made from the ready VCs
  * (n->vready, kept as plain1_step keeps it: no test of the output VCs'
- * room) and the crossings by xfer_plain1, the same steps in the same order.
- * VC allocation (alloc_vcs, iSLIP) runs only for the ports with a waiting
- * head. */
+ * room) and the crossings by xfer_plain1, the same steps in the same order. */
 static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
 {
     const int P = n->P, V = n->V;
@@ -1529,35 +1523,20 @@ static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
     const uint64_t now = n->now;
     w->cyc_nv += n->rnvc[r];
 
-    uint64_t waiting = 0;
-    for (uint64_t pm = n->rports[r]; pm; pm &= pm - 1) {
-        const int p = __builtin_ctzll(pm);
-        if (ports[p].nonempty & ~ports[p].active)
-            waiting |= 1ULL << p;
-    }
-    if (waiting && !alloc_vcs(n, w, r, waiting, RM_ISLIP))
+    if (!alloc_vcs(n, w, r, n->rports[r], RM_ISLIP))
         return;
 
     const uint64_t pm1 = n->rports[r];
-    if (!pm1)
-        return;
     const bool ls = n->router_mob;
-    if (!(pm1 & (pm1 - 1))) { /* one input port holds flits: sw_alloc_islip's shortcut */
+    if (pm1 && !(pm1 & (pm1 - 1))) {
+        /* One input port holds flits (most router-cycles below saturation):
+         * every output it asks for has it as its only asker and grants it,
+         * so it takes the asked output first from its accept pointer. */
         const int p = __builtin_ctzll(pm1);
-        const uint64_t m = ports[p].nonempty & vready[p];
-        if (!m)
-            return;
-        const int s = ports[p].sa_in_rr;
-        uint64_t asked = 0;
         uint8_t vsel[64];
-        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
-            const int v = unrotate(__builtin_ctzll(rot), s);
-            const int op = ivcs[p * V + v].out_port;
-            if (asked >> op & 1)
-                continue;
-            asked |= 1ULL << op;
-            vsel[op] = (uint8_t)v;
-        }
+        const uint64_t asked = islip_ask(ports, ivcs, V, p, vready[p], vsel, 1, NULL, NULL);
+        if (!asked)
+            return;
         const int sa = ports[p].sa_acc_rr;
         const int op = unrotate(__builtin_ctzll(rotate_from(asked, sa)), sa);
         w->last_move = now;
@@ -1570,23 +1549,7 @@ static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
     uint64_t omask[64], outs_any = 0;
     for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
-        const uint64_t m = ports[p].nonempty & vready[p];
-        if (!m)
-            continue;
-        const int s = ports[p].sa_in_rr;
-        const uint64_t pb = 1ULL << p;
-        uint64_t asked = 0;
-        for (uint64_t rot = rotate_from(m, s); rot; rot &= rot - 1) {
-            const int v = unrotate(__builtin_ctzll(rot), s);
-            const int op = ivcs[p * V + v].out_port;
-            const uint64_t ob = 1ULL << op;
-            if (asked & ob)
-                continue;
-            asked |= ob;
-            omask[op] = (outs_any & ob) ? omask[op] | pb : pb;
-            outs_any |= ob;
-            reqvc[op * P + p] = (uint8_t)v;
-        }
+        islip_ask(ports, ivcs, V, p, vready[p], &reqvc[p], P, omask, &outs_any);
     }
     if (!outs_any)
         return;
