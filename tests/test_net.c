@@ -631,6 +631,45 @@ static void va_hope_fast_cycle_same(void **state)
     }
 }
 
+/* BookSim 2's router at speedup 1 (router_step_islip1: iSLIP in both
+ * stages) notes hopeless heads as the speedup-1 cycle does (va_islip_none)
+ * and skips them; router_step_any asks for them every cycle. Saturated
+ * steady runs on the torus (with the VC allocation stage, VCT, atomic VC
+ * allocation, two threads) and the Dragonfly under BookSim's minimal
+ * routing give the same results both ways, each with the audit every
+ * cycle (it checks each noted head still waits and finds its VCs owned). */
+static void va_hope_islip_cycle_same(void **state)
+{
+    (void)state;
+    const char *const base[] = {"router.sw_alloc=islip", "router.vc_alloc=islip",
+                                "router.vcs=4",          "router.buf_flits=4",
+                                "steady.warmup=200",     "steady.measure=400",
+                                "steady.drain_max=400",  "sim.check_invariants=true"};
+    const char *const cases[][10] = {
+        {"network.k=8", "traffic.flit_rate=0.9", "router.va_stage=true", NULL},
+        {"network.k=8", "traffic.flit_rate=0.6", "traffic.pattern=tornado", NULL},
+        {"network.k=8", "traffic.flit_rate=0.9", "router.switching=vct", "router.buf_flits=8",
+         "traffic.packet_length=4", NULL},
+        {"network.k=8", "traffic.flit_rate=0.9", "router.atomic_vc=true", "sim.threads=2",
+         NULL},
+        {"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4", "dragonfly.h=2",
+         "routing.algorithm=booksim_min", "routing.reroute=once", "traffic.flit_rate=0.9",
+         "router.vcs=3", NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const char *kv[32];
+        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
+        struct saturn_sim *sf, *sa;
+        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+        const struct net *nf = &sf->net;
+        assert_true(router_keeps_ready(nf) && nf->va_hp && nf->va_islip && nf->sw_islip);
+        assert_false(router_keeps_ready(&sa->net));
+        assert_true(nf->audit_noted > 0); /* heads were noted */
+        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
+        same_results_free(&f, &a, sf, sa);
+    }
+}
+
 /* The speedup-1 cycle of a steady run (no link records) sends the one
  * input port holding flits of a router straight through the switch,
  * without the requests' masks (plain1_step); router_step_any allocates as
@@ -1208,6 +1247,7 @@ int main(void)
         cmocka_unit_test(ivc_run_fifo),
         cmocka_unit_test(short_wheel_same),
         cmocka_unit_test(va_hope_fast_cycle_same),
+        cmocka_unit_test(va_hope_islip_cycle_same),
         cmocka_unit_test(one_port_fast_cycle_same),
         cmocka_unit_test(held_fast_cycle_same),
         cmocka_unit_test(entropy_steady_torus_loop_same),

@@ -595,8 +595,8 @@ static inline void va_islip_match(struct net *n, struct port *ports, struct ivc 
 
 /* va_alloc_islip's accept: head lin takes the output VC granting it first
  * from its pointer (alone: every free VC of its candidates grants it;
- * else those whose grant, best, names it), if any. */
-HOT void va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
+ * else those whose grant, best, names it), if any; false if none. */
+HOT bool va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
                          struct ivc_route *ir, const uint16_t *best, unsigned lin, unsigned nlin,
                          int V, const bool alone)
 {
@@ -615,8 +615,23 @@ HOT void va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, st
             }
         }
     }
-    if (bo >= 0)
-        va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+    if (bo < 0)
+        return false;
+    va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+    return true;
+}
+
+/* A head of router r (index lin) that found no free VC: with the ready
+ * mask (router_step_islip1) it is noted hopeless when every output VC of
+ * its route is owned, as alloc_vcs notes the speedup-1 cycle's heads; it
+ * would ask for nothing until one frees, so skipping it changes neither
+ * the grants nor their order. */
+static inline void va_islip_none(struct net *n, uint32_t r, const struct ovc *ovcs,
+                                 const struct ivc_route *ir, unsigned lin, int V)
+{
+    if (n->va_hp && !n->reroute && !net_va_some_unowned(ovcs, V, &ir->route))
+        net_va_hopeless(n, r, r * (uint32_t)n->P, (int)(lin / (unsigned)V),
+                        (int)(lin % (unsigned)V), &ir->route);
 }
 
 /* VC allocation by 1-iteration iSLIP (router.vc_alloc = islip, BookSim 2's
@@ -637,8 +652,9 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
     struct ovc *ovcs = &n->ovcs[(size_t)r * P * V];
     uint16_t *best = w->va_best; /* per output VC: the granted head, 0xffff none */
     if (nreq == 1) { /* one head asks: every free VC of its candidates grants it */
-        va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[0].lin], best, req[0].lin, nlin, V,
-                        true);
+        if (!va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[0].lin], best, req[0].lin, nlin,
+                             V, true))
+            va_islip_none(n, r, ovcs, &iroute[req[0].lin], req[0].lin, V);
         return;
     }
     /* req[i].done: the head found a free VC (the others are granted nothing) */
@@ -659,6 +675,8 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
             }
         }
         req[i].done = any;
+        if (!any)
+            va_islip_none(n, r, ovcs, ir, lin, V);
     }
     for (int i = 0; i < nreq; i++)
         if (req[i].done)
@@ -842,20 +860,21 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
     const uint64_t now = n->now;
     struct va_req *req = w->va_scratch;
     int nreq = 0;
-    /* RM_PLAIN with the ready mask (the speedup-1 cycle's): the heads that
-     * would fail again for want of an unowned output VC (n->va_hope of the
-     * ports in hp, n->va_hp) are skipped, and those found so are noted (not
-     * with routing.reroute: a head routed again may ask for other VCs).
+    /* RM_PLAIN and RM_ISLIP with the ready mask (the speedup-1 cycles'):
+     * the heads that would fail again for want of an unowned output VC
+     * (n->va_hope of the ports in hp, n->va_hp) are skipped, and those
+     * found so are noted (here, or by va_islip_none; not with
+     * routing.reroute: a head routed again may ask for other VCs).
      * Such a head makes no request and draws no random number, so the
      * requests, their order and the grants are the same without the skip. */
-    const uint64_t hp = M == RM_PLAIN && n->va_hp ? n->va_hp[r] : 0;
+    const uint64_t hp = (M == RM_PLAIN || M == RM_ISLIP) && n->va_hp ? n->va_hp[r] : 0;
     uint64_t none = 0; /* RM_PLAIN_OBUF: ports asked without a waiting head (n->rwait) */
     for (; pm; pm &= pm - 1) {
         int p = __builtin_ctzll(pm);
         uint64_t m = ports[p].nonempty & ~ports[p].active;
         if (M == RM_PLAIN_OBUF && !m)
             none |= 1ULL << p;
-        if (M == RM_PLAIN && (hp >> p) & 1)
+        if ((M == RM_PLAIN || M == RM_ISLIP) && (hp >> p) & 1)
             m &= ~n->va_hope[gp0 + (uint32_t)p];
         while (m) {
             int v = __builtin_ctzll(m);
@@ -1287,7 +1306,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
             n->va_hp[r] &= ~*on;
             *on = 0;
         }
-        if (!tor && n->va_stage) /* (the torus's loop runs without it) */
+        if (n->va_stage) /* (BookSim's router's torus loop runs with it) */
             n->ovc_freed[o - n->ovcs] = (uint32_t)now;
         iv->state = IVC_IDLE;
         in->active &= ~(1ULL << v);
@@ -1507,32 +1526,52 @@ HOT uint64_t islip_ask(const struct port *ports, const struct ivc *ivcs, int V, 
     return asked;
 }
 
+/* alloc_vcs for BookSim 2's router at speedup 1 (islip1_step), out of
+ * line: most of its router-cycles have no head waiting. */
+static __attribute__((noinline)) bool alloc_vcs_islip1(struct net *n, struct net_part *w,
+                                                      uint32_t r, uint64_t pm)
+{
+    return alloc_vcs(n, w, r, pm, RM_ISLIP);
+}
+
+/* Input port p of router r holds a waiting head that VC allocation may
+ * serve: one not noted hopeless (n->va_hope where n->va_hp holds). */
+static inline bool islip1_waits(const struct net *n, const struct port *ports, uint32_t gp0,
+                                uint64_t hp, int p)
+{
+    uint64_t wv = ports[p].nonempty & ~ports[p].active;
+    if (wv && (hp >> p & 1))
+        wv &= ~n->va_hope[gp0 + (uint32_t)p];
+    return wv != 0;
+}
+
 /* BookSim 2's router at speedup 1 without output buffers (router.vc_alloc
  * and router.sw_alloc = islip: bench/peers.sh's pairs): router_step_impl's
  * RM_ISLIP cycle with the switch requests made from the ready VCs
  * (n->vready, kept as plain1_step keeps it: no test of the output VCs'
- * room) and the crossings by xfer_plain1, the same steps in the same order. */
-static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
+ * room) and the crossings by xfer_plain1, the same steps in the same order.
+ * VC allocation runs only for the ports holding a waiting head that may
+ * win (islip1_waits); their switch requests are made after it, the others'
+ * in the pass that finds them (a port's requests depend on its own VCs
+ * alone, and the masks they build on no order). tor, ls: xfer_plain1's
+ * (tor: 2 only, the torus's loop on one partition, router_islip_tor). */
+HOT void islip1_step(struct net *n, struct net_part *w, uint32_t r, const int P, const int V,
+                     const uint64_t now, const int tor, const bool ls)
 {
-    const int P = n->P, V = n->V;
     const uint32_t gp0 = r * (uint32_t)P;
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     const uint64_t *vready = &n->vready[gp0];
-    const uint64_t now = n->now;
     w->cyc_nv += n->rnvc[r];
-
-    if (!alloc_vcs(n, w, r, n->rports[r], RM_ISLIP))
-        return;
-
-    const uint64_t pm1 = n->rports[r];
-    const bool ls = n->router_mob;
+    const uint64_t pm1 = n->rports[r], hp = n->va_hp[r];
     if (pm1 && !(pm1 & (pm1 - 1))) {
         /* One input port holds flits (most router-cycles below saturation):
          * every output it asks for has it as its only asker and grants it,
          * so it takes the asked output first from its accept pointer. */
         const int p = __builtin_ctzll(pm1);
+        if (islip1_waits(n, ports, gp0, hp, p) && !alloc_vcs_islip1(n, w, r, pm1))
+            return;
         uint8_t vsel[64];
         const uint64_t asked = islip_ask(ports, ivcs, V, p, vready[p], vsel, 1, NULL, NULL);
         if (!asked)
@@ -1541,15 +1580,26 @@ static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
         const int op = unrotate(__builtin_ctzll(rotate_from(asked, sa)), sa);
         w->last_move = now;
         xfer_plain1(n, w, r, &n->rnvc[r], &n->rports[r], ports, ivcs, ovcs, gp0, V, p, vsel[op],
-                    now, true, false, 0, ls);
+                    now, true, false, tor, ls);
         ports[p].sa_acc_rr = rr_past(op);
         return;
     }
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
-    uint64_t omask[64], outs_any = 0;
+    uint64_t omask[64], outs_any = 0, waiting = 0;
     for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
-        islip_ask(ports, ivcs, V, p, vready[p], &reqvc[p], P, omask, &outs_any);
+        if (islip1_waits(n, ports, gp0, hp, p))
+            waiting |= 1ULL << p;
+        else
+            islip_ask(ports, ivcs, V, p, vready[p], &reqvc[p], P, omask, &outs_any);
+    }
+    if (waiting) {
+        if (!alloc_vcs_islip1(n, w, r, waiting))
+            return;
+        for (uint64_t pm = waiting; pm; pm &= pm - 1) {
+            const int p = __builtin_ctzll(pm);
+            islip_ask(ports, ivcs, V, p, vready[p], &reqvc[p], P, omask, &outs_any);
+        }
     }
     if (!outs_any)
         return;
@@ -1561,9 +1611,14 @@ static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
         const int s = ports[p].sa_acc_rr;
         const int op = unrotate(__builtin_ctzll(rotate_from(granted[p], s)), s);
         xfer_plain1(n, w, r, &n->rnvc[r], &n->rports[r], ports, ivcs, ovcs, gp0, V, p,
-                    reqvc[op * P + p], now, true, false, 0, ls);
+                    reqvc[op * P + p], now, true, false, tor, ls);
         ports[p].sa_acc_rr = rr_past(op);
     }
+}
+
+static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
+{
+    islip1_step(n, w, r, n->P, n->V, n->now, 0, n->router_mob);
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
@@ -1644,6 +1699,16 @@ static bool router_tor_one(const struct net *n)
     return n->nparts == 1 && n->parts[0].direct == 0 && n->nccls == 1 && n->P < 64 && n->V < 64;
 }
 
+/* BookSim 2's router (router_step_islip1) in the torus's loop on one
+ * partition (run_islip1_tor1): xfer_plain1's tor = 2, with every buffer
+ * bounded, every link of one latency and every port counted for mobility
+ * (router_tor_loop's, without its VC allocation's conditions: the
+ * allocation is alloc_vcs's). */
+static bool router_islip_tor(const struct net *n)
+{
+    return n->lat_uniform && n->mob_ports == net_all_ports(n) && n->bounded && router_tor_one(n);
+}
+
 bool router_keeps_ready(const struct net *n)
 {
     const router_step_fn step = router_step_for(n);
@@ -1674,6 +1739,8 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
                     in == 6 || in == 8 ? 2 : in == 5 || in == 7, rmob, inlined & 16);
     else if (inlined == 2)
         router_step_impl(n, w, r, RM_PLAIN_OBUF);
+    else if (in == 9 || in == 10)
+        islip1_step(n, w, r, P, V, now, in == 10 ? 2 : 0, rmob);
     else
         step(n, w, r);
     if (rmob) {
@@ -1697,9 +1764,9 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     const uint64_t now = n->now;
     /* the torus's loops (no router's cycle there sets another's bit) drop
      * the emptied routers of a word at once */
-    const bool drop_once = (inlined & 15) >= 5;
+    const bool drop_once = ((inlined & 15) >= 5 && (inlined & 15) <= 8) || inlined == 10;
     const bool prefetch = drop_once && n->prefetch_next;
-    const bool prefetch_ob = inlined == 2 && n->prefetch_next;
+    const bool prefetch_ob = (inlined == 2 || inlined == 9) && n->prefetch_next;
     const bool fused = inlined == 2 && w->fused; /* (net_part_fuses) */
     for (uint32_t wd = w0; wd < w1; wd++) {
         uint64_t m = n->router_active[wd], drop = 0;
@@ -1723,7 +1790,8 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
                  * other ports are not read: a Dragonfly router has 31) */
                 const uint32_t r2 = wd * 64 + (uint32_t)__builtin_ctzll(m);
                 const size_t g2 = (size_t)r2 * (size_t)P;
-                for (uint64_t pm = n->rports[r2] | n->robuf[r2]; pm; pm &= pm - 1) {
+                for (uint64_t pm = n->rports[r2] | (inlined == 2 ? n->robuf[r2] : 0); pm;
+                     pm &= pm - 1) {
                     const size_t gp = g2 + (size_t)__builtin_ctzll(pm);
                     __builtin_prefetch(&n->ports[gp]);
                     __builtin_prefetch(&n->ivcs[gp * (size_t)V]);
@@ -1780,6 +1848,8 @@ RUN_ROUTERS(run_plain1_tor1_hold, 6 | 16, false)
 RUN_ROUTERS(run_plain1_tor1_mob_hold, 6 | 16, true)
 RUN_ROUTERS(run_plain1_rec_tor1_hold, 8 | 16, false)
 RUN_ROUTERS(run_plain1_rec_tor1_mob_hold, 8 | 16, true)
+RUN_ROUTERS(run_islip1, 9, false)
+RUN_ROUTERS(run_islip1_tor1, 10, false)
 
 void net_part_routers(struct net *n, struct net_part *w)
 {
@@ -1788,6 +1858,7 @@ void net_part_routers(struct net *n, struct net_part *w)
     const int inlined = step == router_step_plain1                       ? (n->xbar_last ? 1 : 3)
                         : step == router_step_plain1_rec && !n->xbar_last ? 4
                         : step == router_step_plain_obuf                 ? 2
+                        : step == router_step_islip1                     ? 9
                                                                          : 0;
     if (n->va_hp && !router_keeps_ready(n)) /* another cycle: no note holds */
         memset(&n->va_hp[w->r_lo], 0, (size_t)(w->r_hi - w->r_lo) * sizeof *n->va_hp);
@@ -1818,6 +1889,8 @@ void net_part_routers(struct net *n, struct net_part *w)
         run_plain1(n, w);
     else if (inlined == 2)
         run_plain_obuf(n, w);
+    else if (inlined == 9) /* BookSim's router: the torus's loop, or inlined */
+        (router_islip_tor(n) ? run_islip1_tor1 : run_islip1)(n, w);
     else
         run_routers(n, w, step, 0, false);
 }
