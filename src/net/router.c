@@ -1534,15 +1534,57 @@ static __attribute__((noinline)) bool alloc_vcs_islip1(struct net *n, struct net
     return alloc_vcs(n, w, r, pm, RM_ISLIP);
 }
 
-/* Input port p of router r holds a waiting head that VC allocation may
- * serve: one not noted hopeless (n->va_hope where n->va_hp holds). */
-static inline bool islip1_waits(const struct net *n, const struct port *ports, uint32_t gp0,
-                                uint64_t hp, int p)
+/* alloc_vcs_islip1 for the one waiting head (input port p, VC v) of
+ * router r: the same steps for it (routed if new, then, once routed, the
+ * grant of every free VC of its route, or a note when it is hopeless:
+ * va_islip_none), without the request list (most calls: a head routed,
+ * or still routing). */
+static __attribute__((noinline)) bool va_islip1_head(struct net *n, struct net_part *w,
+                                                    uint32_t r, int p, int v)
+{
+    if (n->reroute)
+        return alloc_vcs_islip1(n, w, r, 1ULL << p);
+    const int P = n->P, V = n->V;
+    const unsigned lin = (unsigned)(p * V + v);
+    const uint32_t gp0 = r * (uint32_t)P;
+    struct port *ports = &n->ports[gp0];
+    struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
+    struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + lin];
+    struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
+    struct ivc *iv = &ivcs[lin];
+    const uint64_t now = n->now;
+    if (iv->state == IVC_IDLE &&
+        !net_route_front(n, w, r, p, v, iv, ir, now, false, false, false, NULL))
+        return false;
+    if (iv->state != IVC_VA) {
+        if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
+            return true; /* still routing (or RECOVER) */
+        iv->state = IVC_VA;
+    }
+    if (!va_islip_accept(n, ports, ivcs, ovcs, ir, NULL, lin, (unsigned)(P * V), V, true))
+        va_islip_none(n, r, ovcs, ir, lin, V);
+    return true;
+}
+
+/* The waiting heads of input port p of router r that VC allocation may
+ * serve: those not noted hopeless (n->va_hope where n->va_hp holds). */
+static inline uint64_t islip1_waits(const struct net *n, const struct port *ports, uint32_t gp0,
+                                    uint64_t hp, int p)
 {
     uint64_t wv = ports[p].nonempty & ~ports[p].active;
     if (wv && (hp >> p & 1))
         wv &= ~n->va_hope[gp0 + (uint32_t)p];
-    return wv != 0;
+    return wv;
+}
+
+/* VC allocation for router r's ports pm with waiting heads, the last
+ * one's wlast: va_islip1_head for a single head. */
+static inline bool islip1_alloc(struct net *n, struct net_part *w, uint32_t r, uint64_t pm,
+                                uint64_t wlast)
+{
+    return (pm & (pm - 1)) || (wlast & (wlast - 1))
+               ? alloc_vcs_islip1(n, w, r, pm)
+               : va_islip1_head(n, w, r, __builtin_ctzll(pm), __builtin_ctzll(wlast));
 }
 
 /* BookSim 2's router at speedup 1 without output buffers (router.vc_alloc
@@ -1570,7 +1612,8 @@ HOT void islip1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
          * every output it asks for has it as its only asker and grants it,
          * so it takes the asked output first from its accept pointer. */
         const int p = __builtin_ctzll(pm1);
-        if (islip1_waits(n, ports, gp0, hp, p) && !alloc_vcs_islip1(n, w, r, pm1))
+        const uint64_t wv = islip1_waits(n, ports, gp0, hp, p);
+        if (wv && !islip1_alloc(n, w, r, pm1, wv))
             return;
         uint8_t vsel[64];
         const uint64_t asked = islip_ask(ports, ivcs, V, p, vready[p], vsel, 1, NULL, NULL);
@@ -1585,16 +1628,19 @@ HOT void islip1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
         return;
     }
     uint8_t *reqvc = w->sa_scratch; /* [op * P + p] */
-    uint64_t omask[64], outs_any = 0, waiting = 0;
+    uint64_t omask[64], outs_any = 0, waiting = 0, wlast = 0;
     for (uint64_t pm = pm1; pm; pm &= pm - 1) {
         const int p = __builtin_ctzll(pm);
-        if (islip1_waits(n, ports, gp0, hp, p))
+        const uint64_t wv = islip1_waits(n, ports, gp0, hp, p);
+        if (wv) {
             waiting |= 1ULL << p;
-        else
+            wlast = wv;
+        } else {
             islip_ask(ports, ivcs, V, p, vready[p], &reqvc[p], P, omask, &outs_any);
+        }
     }
     if (waiting) {
-        if (!alloc_vcs_islip1(n, w, r, waiting))
+        if (!islip1_alloc(n, w, r, waiting, wlast))
             return;
         for (uint64_t pm = waiting; pm; pm &= pm - 1) {
             const int p = __builtin_ctzll(pm);
