@@ -496,6 +496,25 @@ static void join_kv(const char **kv, const char *const *base, size_t nb, const c
     kv[m] = NULL;
 }
 
+/* A fast router cycle against router_step_any on one case (base's nb
+ * settings, then the case's keys, extra): both runs, check's asserts on
+ * which cycle ran (case k, the fast run's results f), some packets
+ * delivered, and the same results both ways. */
+typedef void (*cycle_check_fn)(const struct saturn_sim *fast, const struct saturn_sim *any,
+                               const struct saturn_results *f, size_t k);
+static void fast_cycle_case(const char *const *base, size_t nb, const char *const *extra,
+                            size_t k, cycle_check_fn check)
+{
+    const char *kv[32];
+    join_kv(kv, base, nb, extra);
+    struct saturn_sim *sf, *sa;
+    struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
+    check(sf, sa, &f, k);
+    assert_false(router_step_for(&sf->net) == router_step_for(&sa->net));
+    assert_true(f.measured_delivered > 0);
+    same_results_free(&f, &a, sf, sa);
+}
+
 /* A 72-node Dragonfly at speedup 1 with OLM's switch-crossing record
  * (n->xbar_last: the speedup-1 cycle through its step function, or
  * run_plain1), audited every cycle. */
@@ -594,6 +613,19 @@ static void link_records_fast_cycle_same(void **state)
  * VC wakes heads noted on its neighbour), atomic VC allocation and VCT (a
  * VC without an owner that a head still cannot take: no note), a routing
  * delay, two threads, and a saturated steady run. */
+static void va_hope_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                          const struct saturn_results *f, size_t k)
+{
+    (void)k;
+    const struct net *nf = &fast->net;
+    /* the fast cycle ran (with its notes), the other not */
+    assert_true(router_keeps_ready(nf) && nf->va_hp);
+    assert_false(router_keeps_ready(&any->net));
+    /* heads were noted: the audit found notes standing */
+    assert_true(nf->audit_noted > 0);
+    assert_true(f->flit_hops > 0);
+}
+
 static void va_hope_fast_cycle_same(void **state)
 {
     (void)state;
@@ -615,20 +647,8 @@ static void va_hope_fast_cycle_same(void **state)
         {"traffic.flit_rate=0.9", "steady.warmup=200", "steady.measure=400",
          "steady.drain_max=400", "traffic.pattern=uniform", NULL},
     };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
-        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        const struct net *nf = &sf->net;
-        /* the fast cycle ran (with its notes), the other not */
-        assert_true(router_keeps_ready(nf) && nf->va_hp);
-        assert_false(router_keeps_ready(&sa->net));
-        /* heads were noted: the audit found notes standing */
-        assert_true(nf->audit_noted > 0);
-        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, va_hope_check);
 }
 
 /* BookSim 2's router at speedup 1 (router_step_islip1: iSLIP in both
@@ -638,6 +658,13 @@ static void va_hope_fast_cycle_same(void **state)
  * allocation, two threads) and the Dragonfly under BookSim's minimal
  * routing give the same results both ways, each with the audit every
  * cycle (it checks each noted head still waits and finds its VCs owned). */
+static void va_hope_islip_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                                const struct saturn_results *f, size_t k)
+{
+    va_hope_check(fast, any, f, k);
+    assert_true(fast->net.va_islip && fast->net.sw_islip);
+}
+
 static void va_hope_islip_cycle_same(void **state)
 {
     (void)state;
@@ -656,18 +683,8 @@ static void va_hope_islip_cycle_same(void **state)
          "routing.algorithm=booksim_min", "routing.reroute=once", "traffic.flit_rate=0.9",
          "router.vcs=3", NULL},
     };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
-        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        const struct net *nf = &sf->net;
-        assert_true(router_keeps_ready(nf) && nf->va_hp && nf->va_islip && nf->sw_islip);
-        assert_false(router_keeps_ready(&sa->net));
-        assert_true(nf->audit_noted > 0); /* heads were noted */
-        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, va_hope_islip_check);
 }
 
 /* The speedup-1 cycle of a steady run (no link records) sends the one
@@ -678,6 +695,16 @@ static void va_hope_islip_cycle_same(void **state)
  * several ready VCs), VCT, eight-VC ports, two threads, and the Dragonfly
  * at speedup 1 with OLM's switch-crossing record (run_plain1): the same
  * results both ways, with the audit every cycle. */
+static void one_port_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                           const struct saturn_results *f, size_t k)
+{
+    (void)k;
+    /* the fast cycle ran without link records, the other not */
+    assert_true(router_keeps_ready(&fast->net) && !fast->net.link_first);
+    assert_false(router_keeps_ready(&any->net));
+    assert_true(f->flit_hops > 0);
+}
+
 static void one_port_fast_cycle_same(void **state)
 {
     (void)state;
@@ -697,20 +724,12 @@ static void one_port_fast_cycle_same(void **state)
     };
     const char *const df[] = {"traffic.flit_rate=0.3", "steady.warmup=300", "steady.measure=600",
                               NULL};
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
         if (!strcmp(cases[k][0], "!df"))
-            join_kv(kv, df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df);
+            fast_cycle_case(df_olm_busy, sizeof df_olm_busy / sizeof df_olm_busy[0], df, k,
+                            one_port_check);
         else
-            join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        /* the fast cycle ran without link records, the other not */
-        assert_true(router_keeps_ready(&sf->net) && !sf->net.link_first);
-        assert_false(router_keeps_ready(&sa->net));
-        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+            fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, one_port_check);
 }
 
 /* The torus's loop has an instance for networks whose buffers are all
@@ -728,6 +747,20 @@ static void one_port_fast_cycle_same(void **state)
  * threads), the others: entropy.buffers = network, unlimited buffers, a
  * graph whose chord takes 3 cycles (the other links 1: in the torus's
  * loop its flits would arrive early), router.va_stage, router.atomic_vc. */
+static void bounded_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                          const struct saturn_results *f, size_t k)
+{
+    static const bool tor[] = {true, true, false, false, false, false, false};
+    const struct net *n = &fast->net;
+    assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
+    assert_false(router_keeps_ready(&any->net));
+    assert_int_equal(router_tor_loop(n), tor[k]);
+    assert_int_equal(n->bounded, k != 3);
+    assert_int_equal(n->mob_ports == net_all_ports(n), k != 2);
+    assert_int_equal(n->lat_uniform, k != 4);
+    assert_true(f->flit_hops > 0);
+}
+
 static void bounded_fast_cycle_same(void **state)
 {
     char path[700];
@@ -749,22 +782,8 @@ static void bounded_fast_cycle_same(void **state)
         {"traffic.flit_rate=0.3", "router.va_stage=true", NULL},
         {"traffic.flit_rate=0.3", "router.atomic_vc=true", NULL},
     };
-    const bool tor[] = {true, true, false, false, false, false, false};
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
-        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        const struct net *n = &sf->net;
-        assert_true(router_keeps_ready(n) && !n->link_first && !n->obuf_on);
-        assert_false(router_keeps_ready(&sa->net));
-        assert_int_equal(router_tor_loop(n), tor[k]);
-        assert_int_equal(n->bounded, k != 3);
-        assert_int_equal(n->mob_ports == net_all_ports(n), k != 2);
-        assert_int_equal(n->lat_uniform, k != 4);
-        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, bounded_check);
 }
 
 /* router.sw_hold in the speedup-1 cycle (plain1_step: the torus's loops'
@@ -820,6 +839,16 @@ static void held_fast_cycle_same(void **state)
  * torus's loop (run_plain1_tor{,1}_mob and the held switch's instance)
  * against router_step_any: the same results, the circuit's per-router
  * counts and the free-link test of cycle stealing (last_send) included. */
+static void entropy_loop_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                               const struct saturn_results *f, size_t k)
+{
+    (void)k;
+    assert_true(fast->net.router_mob && router_tor_loop(&fast->net) &&
+                router_keeps_ready(&fast->net));
+    assert_false(router_keeps_ready(&any->net));
+    assert_true(f->throttled_mean > 0);
+}
+
 static void entropy_steady_torus_loop_same(void **state)
 {
     (void)state;
@@ -837,16 +866,8 @@ static void entropy_steady_torus_loop_same(void **state)
         {"traffic.flit_rate=0.3", "control.model=gt.a", "entropy.tg=4", "entropy.ron=70",
          "sim.threads=2", NULL},
     };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
-        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        assert_true(sf->net.router_mob && router_tor_loop(&sf->net) && router_keeps_ready(&sf->net));
-        assert_false(router_keeps_ready(&sa->net));
-        assert_true(f.measured_delivered > 0 && f.throttled_mean > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, entropy_loop_check);
 }
 
 /* The output-buffered Dragonfly's cycle (RM_PLAIN_OBUF, paper 004's
@@ -860,6 +881,18 @@ static void entropy_steady_torus_loop_same(void **state)
  * mask in its own partition. The fast cycle also counts a router's
  * arrivals in as it steps it (net_fused_arrivals), the other in its own
  * phase: a lost or late arrival changes the results or breaks the audit. */
+static void obuf_check(const struct saturn_sim *fast, const struct saturn_sim *any,
+                       const struct saturn_results *f, size_t k)
+{
+    /* the fast cycle ran, the other not (fast_cycle_case); the fast one counted
+     * each router's arrivals in as it stepped it (net_part_fuses), but under
+     * PiggyBack */
+    assert_true(fast->net.obuf_on);
+    assert_int_equal(fast->net.parts[0].fused, k != 4);
+    assert_false(any->net.parts[0].fused);
+    assert_true(f->flit_hops > 0);
+}
+
 static void obuf_fast_cycle_same(void **state)
 {
     (void)state;
@@ -878,19 +911,8 @@ static void obuf_fast_cycle_same(void **state)
         /* PiggyBack's cycle reads the routers between the phases: no fused arrivals */
         {"routing.algorithm=pb", "traffic.pattern=adv", "traffic.flit_rate=0.4", NULL},
     };
-    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
-        const char *kv[32];
-        join_kv(kv, base, sizeof base / sizeof base[0], cases[k]);
-        struct saturn_sim *sf, *sa;
-        struct saturn_results f = links_run(kv, false, &sf), a = links_run(kv, true, &sa);
-        /* the fast cycle ran, the other not; the fast one counted each router's
-         * arrivals in as it stepped it (net_part_fuses), but under PiggyBack */
-        assert_true(sf->net.obuf_on && router_step_for(&sf->net) != router_step_for(&sa->net));
-        assert_int_equal(sf->net.parts[0].fused, k != 4);
-        assert_false(sa->net.parts[0].fused);
-        assert_true(f.flit_hops > 0 && f.measured_delivered > 0);
-        same_results_free(&f, &a, sf, sa);
-    }
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++)
+        fast_cycle_case(base, sizeof base / sizeof base[0], cases[k], k, obuf_check);
 }
 
 /* A ring left empty with nothing on its way starts again at its first slot
