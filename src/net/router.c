@@ -1766,7 +1766,9 @@ bool router_keeps_ready(const struct net *n)
  * no switch-crossing record, n->xbar_last NULL; 4: that and link records,
  * router_step_plain1_rec; 5: the torus's, router_tor_loop; 6: that on one
  * partition, router_tor_one; 7 and 8: 5 and 6 with link records, a torus
- * collective's) or (2) router_step_impl for RM_PLAIN_OBUF. With rmob
+ * collective's), (2) router_step_impl for RM_PLAIN_OBUF, or (9, 10)
+ * islip1_step, BookSim's router (10: in the torus's loop on one partition,
+ * router_islip_tor). With rmob
  * (n->router_mob) it records the router's own Nv and Na of this cycle
  * (rnv, rna, rstamp): Nv counted as the cycle starts, Na as what the cycle
  * added to the partition's cyc_na (the crossings count only that). */
@@ -1797,8 +1799,8 @@ HOT void step_router(struct net *n, struct net_part *w, uint32_t r, const int P,
 }
 
 /* The active routers of partition w, in order, each stepped by step, or
- * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4, 7 or 8 (router_step_plain1_rec) or 2
- * (router_step_plain_obuf) by that
+ * with inlined = 1, 3, 5 or 6 (router_step_plain1), 4, 7 or 8 (router_step_plain1_rec), 2
+ * (router_step_plain_obuf) or 9 and 10 (router_step_islip1) by that
  * cycle inlined into the loop, so that its registers are saved once a
  * partition and cycle rather than once a router. */
 HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, const int inlined,
