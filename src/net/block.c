@@ -162,7 +162,7 @@ int net_block_run(struct net *n)
                 n->failed = true;
                 break;
             }
-            net_inject_nodes(n, w->n_lo, w->n_hi);
+            net_inject_nodes(n, w->n_lo, w->n_hi, w);
             if (n->last_move > last) /* (sinks and sources write it) */
                 last = n->last_move;
             counts_add(&n->blk[j], n, &before);

@@ -1102,7 +1102,7 @@ bool net_can_start(const struct net *n, uint32_t node)
            pick_injection_vc(n, node, n->pk[nd->q[nd->qhead]].len) >= 0;
 }
 
-static void inject_node(struct net *n, uint32_t i)
+static void inject_node(struct net *n, uint32_t i, struct net_part *own)
 {
     struct node *nd = &n->nodes[i];
     if (nd->cur == NET_NONE) {
@@ -1144,8 +1144,8 @@ static void inject_node(struct net *n, uint32_t i)
     if (n->buf_cap)
         (*cr)--;
     const uint32_t gp = nd->gp;
-    struct net_part *dw = /* the partition of the node's router */
-        n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
+    struct net_part *dw = /* the partition of the node's router (own: the caller's) */
+        own ? own : n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
     /* A bounded injection VC takes the flit as a link from a router of its
      * partition sends it (net_send_direct: into the ring now, counted in
      * on arrival, without an event; with output buffers net_send_deferred:
@@ -1575,7 +1575,7 @@ static void merge_parts(struct net *n)
     }
 }
 
-void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi)
+void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own)
 {
     if (lo >= hi)
         return;
@@ -1589,7 +1589,7 @@ void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi)
         while (m) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            inject_node(n, i);
+            inject_node(n, i, own);
         }
     }
 }
@@ -1644,7 +1644,7 @@ int net_step(struct net *n)
     if (n->ctl->observe)
         n->ctl->observe(n->ctl_state, n);
 
-    net_inject_nodes(n, 0, n->nnodes);
+    net_inject_nodes(n, 0, n->nnodes, n->nparts == 1 ? n->parts : NULL);
 
     if (n->check && !n->failed)
         net_audit(n);

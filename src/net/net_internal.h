@@ -434,8 +434,9 @@ void net_wheel_turn_part(struct net *n, struct net_part *w);
 /* The flits reaching partition src's nodes now (its sinks' lane). */
 void net_deliver_sinks_part(struct net *n, uint32_t src);
 /* Sources: the active nodes in [lo, hi) take their next flit (net_step's
- * last phase). */
-void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi);
+ * last phase). own: the partition whose routers every node of the range
+ * hangs from (a block's), NULL if they may hang from several. */
+void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own);
 /* Cycles a block may take on this network, 0 if none (net/block.c:
  * whether the configuration allows blocks, the shortest delay between two
  * partitions of 64 routers). */
