@@ -946,6 +946,11 @@ static struct saturn_results same_in_blocks(const char *const *kv, uint64_t min_
     "router.out_buf_flits=16", "router.speedup=2", "router.route_delay=4", "router.xbar_delay=1"
 #define DF_LONG "dragonfly.local_latency=10", "dragonfly.global_latency=100"
 #define DF_SHORT "dragonfly.local_latency=2", "dragonfly.global_latency=8"
+/* BookSim's input-queued router (the peers' pair, bench/peers.sh): iSLIP
+ * allocation with its VC stage, no output buffers, BookSim's MIN */
+#define DF_IQ "router.out_buf_flits=0", "router.speedup=1", "router.switching=wormhole",       \
+    "router.vc_alloc=islip", "router.sw_alloc=islip", "router.va_stage=true",                  \
+    "routing.algorithm=booksim_min"
 
 static void blocks_dragonfly_routings(void **state)
 {
@@ -971,7 +976,7 @@ static void blocks_dragonfly_routings(void **state)
 static void blocks_dragonfly_variants(void **state)
 {
     (void)state;
-    const char *const variants[][3] = {
+    const char *const variants[][7] = {
         {"traffic.flit_rate=0.9", "steady.drain_max=300", NULL},
         {DF_SHORT, "traffic.flit_rate=0.5"},
         {"router.switching=wormhole", "traffic.flit_rate=0.5", NULL},
@@ -983,19 +988,85 @@ static void blocks_dragonfly_variants(void **state)
         {"sim.entropy_window=7", "sim.seed=5", NULL},
         {"sim.workload=phases", "phases.list=250:0.3:uniform,300:0.3:adversarial,150:0.6:uniform",
          "phases.warmup=150"},
+        {DF_IQ},
     };
     for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
         /* (a variant's words come later and win) */
-        const char *kv[] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.4", "steady.warmup=300",
-                            "steady.measure=400", "routing.algorithm=base", variants[i][0],
-                            variants[i][1], variants[i][2], NULL};
+        const char *kv[32] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.4", "steady.warmup=300",
+                              "steady.measure=400", "routing.algorithm=base"};
+        size_t m = 0;
+        while (kv[m])
+            m++;
+        for (size_t k = 0; k < 7 && variants[i][k]; k++)
+            kv[m++] = variants[i][k];
+        kv[m] = NULL;
         struct saturn_results r = same_in_blocks(kv, 300);
         saturn_results_free(&r);
     }
 }
 
+/* Blocks on several threads (sim.threads > 1, net/block.c): each thread
+ * steps its partitions' block, and the result is the one-thread block
+ * run's, field for field (that one is cycle by cycle's: above), on
+ * min(T, partitions) threads, with the same cycles in blocks. The
+ * routings and variants of the tests above. It fails when a partition
+ * reads the network's cycle (n->now) instead of its own in a block. */
+static void blocks_on_threads(void **state)
+{
+    (void)state;
+    const char *const cases[][8] = {
+        {"routing.algorithm=base", "traffic.pattern=adversarial", NULL},
+        {"routing.algorithm=ugal", "traffic.pattern=adversarial", NULL},
+        {"routing.algorithm=olm", "traffic.flit_rate=0.5", NULL},
+        {"routing.algorithm=min", "traffic.flit_rate=0.9", "steady.drain_max=300"},
+        {"router.switching=wormhole", "traffic.flit_rate=0.5", NULL},
+        {DF_SHORT, "traffic.flit_rate=0.5"},
+        {"sim.workload=phases", "phases.list=250:0.3:uniform,300:0.3:adversarial,150:0.6:uniform",
+         "phases.warmup=150"},
+        {DF_IQ, "traffic.flit_rate=0.5"},
+    };
+    int bad = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        const char *kv[32] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.3", "steady.warmup=300",
+                              "steady.measure=400", "routing.algorithm=base"};
+        size_t m = 0;
+        while (kv[m])
+            m++;
+        for (size_t k = 0; k < 8 && cases[i][k]; k++)
+            kv[m++] = cases[i][k];
+        kv[m] = NULL;
+        struct rec one, par;
+        record_words(kv, 1, false, false, &one);
+        if (one.rc || one.r.block_cycles < 300) {
+            print_words(kv);
+            fail_msg("one thread: rc %d (%s), %llu cycles in blocks", one.rc, one.err.msg,
+                     (unsigned long long)one.r.block_cycles);
+        }
+        for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
+            record_words(kv, thread_counts[t], false, false, &par);
+            struct diff d = {0};
+            diff_recs(&d, &one, &par);
+            const uint64_t parts = (one.r.routers + 63) / 64;
+            const uint32_t want = (uint64_t)thread_counts[t] < parts ? (uint32_t)thread_counts[t]
+                                                                    : (uint32_t)parts;
+            if (d.n || par.r.block_cycles != one.r.block_cycles || par.r.threads != want) {
+                print_words(kv);
+                fprintf(stderr, "sim.threads=%d: %d difference(s) from one thread, %llu cycles "
+                                "in blocks (one thread %llu), %u threads (want %u):\n%s",
+                        thread_counts[t], d.n, (unsigned long long)par.r.block_cycles,
+                        (unsigned long long)one.r.block_cycles, par.r.threads, want, d.text);
+                bad++;
+            }
+            rec_free(&par);
+        }
+        rec_free(&one);
+    }
+    if (bad)
+        fail_msg("%d block run(s) on threads differ from one thread (details above)", bad);
+}
+
 /* Where blocks would be wrong they are not used: a packet-ordered output
- * (ids break its ties), the audit, threads, a controller, global links
+ * (ids break its ties), the audit, a controller, global links
  * shorter than the short wheel, a torus's 1-cycle links, sim.block_cycles
  * = 1. Their results are the cycle-by-cycle ones, since nothing runs in
  * blocks; a time series keeps every cycle too. */
@@ -1005,7 +1076,6 @@ static void blocks_not_used(void **state)
     const char *const off[][3] = {
         {"router.output_order=packet", "router.out_buf_unlimited=true", "router.out_buf_flits=0"},
         {"sim.check_invariants=true"},
-        {"sim.threads=2"},
         {"control.model=static"},
         {"dragonfly.global_latency=3"},
         {"sim.block_cycles=1"},
@@ -1065,6 +1135,7 @@ int main(void)
         cmocka_unit_test(blocks_dragonfly_routings),
         cmocka_unit_test(blocks_dragonfly_variants),
         cmocka_unit_test(blocks_not_used),
+        cmocka_unit_test(blocks_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

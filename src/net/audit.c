@@ -80,8 +80,10 @@ bool net_audit(struct net *n)
     /* With output buffers the flit is not in the ring before it arrives:
      * the entry carries it (net_send_deferred, three words). */
     const uint32_t step = n->obuf_on ? 3 : 1;
-    for (size_t b = 0; b < (size_t)n->slots * n->nparts; b++) {
-        const struct creditq *q = &n->parts[b / n->slots].arrive[b % n->slots];
+    const uint32_t nlong = n->wheel_shared ? n->nthreads : 1; /* (struct net_part, arrive_by) */
+    for (size_t b = 0; b < (size_t)n->slots * n->nparts * nlong; b++) {
+        const struct creditq *q =
+            &n->parts[b / n->slots / nlong].arrive_by[b / n->slots % nlong][b % n->slots];
         for (uint32_t i = 0; i < q->n; i += step)
             listed[(size_t)(q->i[i] >> 6) * V + (q->i[i] & 63)]++;
     }
@@ -95,9 +97,9 @@ bool net_audit(struct net *n)
     }
     /* In-flight events from now on (this cycle's bucket is already spent). */
     const size_t queues = (size_t)n->slots * n->nq;
-    const size_t wheels = n->wheel_shared ? 1 : n->nparts; /* (blocks: one wheel) */
+    const size_t wheels = net_wheels(n); /* (blocks: one a thread) */
     for (size_t b = 0; b < queues * wheels; b++) {
-        const struct evq *q = &n->parts[b / queues].wheel[b % queues];
+        const struct evq *q = &net_wheel_part(n, (uint32_t)(b / queues))->wheel[b % queues];
         for (uint32_t i = 0; i < q->n; i++) {
             const struct event *e = &q->e[i];
             switch (e->kind) {
@@ -120,7 +122,7 @@ bool net_audit(struct net *n)
     }
     const size_t cqueues = (size_t)n->slots * n->nparts;
     for (size_t b = 0; b < cqueues * wheels; b++) {
-        const struct creditq *q = &n->parts[b / cqueues].credit[b % cqueues];
+        const struct creditq *q = &net_wheel_part(n, (uint32_t)(b / cqueues))->credit[b % cqueues];
         for (uint32_t i = 0; i < q->n; i++) {
             uint32_t x = q->i[i];
             if (x & NET_CREDIT_NODE)

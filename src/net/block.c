@@ -40,7 +40,7 @@ enum { BLOCK_MIN = 2 };
 uint32_t net_block_plan(const struct net *n, const struct saturn_config *cfg)
 {
     const int64_t want = saturn_config_int(cfg, "sim.block_cycles");
-    if (want < BLOCK_MIN || saturn_config_int(cfg, "sim.threads") != 1)
+    if (want < BLOCK_MIN)
         return 0;
     /* What needs every router at the same cycle, reads across partitions
      * during one, or depends on packet ids: the audit asked for
@@ -133,41 +133,120 @@ void net_block_at(struct net *n, uint32_t j)
     n->now = n->blk_t0 + j;
 }
 
+/* Partition w's flits reaching its nodes at its cycle (cycle j of the
+ * block) wait for the block's end, in the order they came (net_block_run
+ * delivers them). */
+static void defer_sinks(struct net *n, struct net_part *w, uint32_t j)
+{
+    size_t due[NET_NEAR + 1];
+    const uint32_t ndue = net_due_slots(n, w->now, due), lane = net_sink_lane(n, w->index);
+    for (uint32_t d = 0; d < ndue; d++) {
+        struct evq *q = &w->wheel[due[d] * n->nq + lane];
+        if (!q->n)
+            continue;
+        if (w->sk_n + q->n > w->sk_cap) {
+            uint32_t cap = w->sk_cap ? w->sk_cap : 256;
+            while (cap < w->sk_n + q->n)
+                cap *= 2;
+            struct net_sink_rec *sk = realloc(w->sk, (size_t)cap * sizeof *sk);
+            if (!sk) {
+                fprintf(stderr, "saturn: out of memory\n");
+                abort();
+            }
+            w->sk = sk;
+            w->sk_cap = cap;
+        }
+        for (uint32_t i = 0; i < q->n; i++)
+            w->sk[w->sk_n++] = (struct net_sink_rec){j, q->e[i].target, q->e[i].f};
+        q->n = 0;
+    }
+}
+
+/* net_step's parallel phases and sources for each of thread t's
+ * partitions, the block's cycles in a row. What a partition writes
+ * outside its routers and nodes is its own (its wheel is its thread's;
+ * flits to other threads' partitions go into lists of this thread,
+ * arrive_by), and the serial work waits for the block's end: the sinks,
+ * and the counts its sources changed. The partitions' routers read only
+ * w->now. */
+void net_block_thread(struct net *n, uint32_t t)
+{
+    const uint64_t t0 = n->blk_t0;
+    const uint32_t len = n->blk_len;
+    for (uint32_t k = n->thr_lo[t]; k < n->thr_lo[t + 1]; k++) {
+        struct net_part *w = &n->parts[k];
+        w->sk_n = 0;
+        w->blk_flits = 0;
+        memset(w->blk_started, 0, (size_t)len * sizeof *w->blk_started);
+        for (uint32_t j = 0; j < len && !w->failed; j++) {
+            w->now = t0 + j;
+            net_wheel_turn_part(n, w);
+            net_part_deliver(n, w);
+            defer_sinks(n, w, j); /* due as the cycle starts */
+            net_part_routers(n, w);
+            defer_sinks(n, w, j); /* ejected with no delay */
+            if (!w->failed)
+                net_inject_part(n, w, j);
+        }
+    }
+}
+
 int net_block_run(struct net *n)
 {
     if (n->blk_at >= 0)
         counts_add(&n->blk[n->blk_at], n, &n->blk_snap);
     const uint64_t t0 = n->blk_t0;
     const uint32_t len = n->blk_len;
+    /* The partitions read their own cycles (w->now): nothing of theirs may
+     * read the network's, which is left far from any of them. */
+    n->now = t0 + ((uint64_t)1 << 62);
+    net_pool_sync(n); /* the workers step their partitions' block */
+    net_block_thread(n, 0);
+    net_pool_sync(n);
+    /* The serial rest, partition by partition, in the order one thread
+     * steps them: what the sources changed, then the sinks by cycle (a
+     * partition's sinks read nothing its later cycles wrote: they free
+     * packet ids and record latencies; their cycle is set for them). */
     uint64_t nv = 0, na = 0, last = n->last_move;
     for (uint32_t k = 0; k < n->nparts && !n->failed; k++) {
         struct net_part *w = &n->parts[k];
+        uint64_t started = 0;
         for (uint32_t j = 0; j < len; j++) {
-            /* net_step's phases for this partition alone */
-            n->now = t0 + j;
-            net_wheel_turn_part(n, w);
-            const struct net_block_counts before = counts_now(n);
-            net_part_deliver(n, w);
-            net_deliver_sinks_part(n, k); /* due as the cycle starts */
-            net_part_routers(n, w);
-            net_deliver_sinks_part(n, k); /* ejected with no delay */
-            n->flit_hops += w->flit_hops;
-            nv += w->cyc_nv;
-            na += w->cyc_na;
-            w->flit_hops = w->cyc_nv = w->cyc_na = 0;
-            if (w->last_move > last)
-                last = w->last_move;
-            if (w->failed) {
-                memcpy(n->fail_msg, w->fail_msg, sizeof n->fail_msg);
-                n->failed = true;
-                break;
+            n->blk[j].packets_in_net += w->blk_started[j];
+            n->blk[j].queued_packets -= w->blk_started[j];
+            started += w->blk_started[j];
+        }
+        n->queued_packets -= started;
+        n->packets_in_net += started;
+        n->queued_flits -= w->blk_flits;
+        n->flits_in_net += w->blk_flits;
+        n->flits_injected += w->blk_flits;
+        struct net_block_counts before = counts_now(n);
+        for (uint32_t i = 0; i < w->sk_n && !n->failed; i++) {
+            const struct net_sink_rec *e = &w->sk[i];
+            if (i == 0 || e->j != w->sk[i - 1].j) {
+                if (i) {
+                    counts_add(&n->blk[w->sk[i - 1].j], n, &before);
+                    before = counts_now(n);
+                }
+                n->now = t0 + e->j;
             }
-            net_inject_nodes(n, w->n_lo, w->n_hi, w);
-            if (n->last_move > last) /* (sinks and sources write it) */
+            net_sink_flit(n, e->node, e->f);
+            if (n->last_move > last)
                 last = n->last_move;
-            counts_add(&n->blk[j], n, &before);
-            if (n->failed)
-                break;
+        }
+        if (w->sk_n)
+            counts_add(&n->blk[w->sk[w->sk_n - 1].j], n, &before);
+        w->sk_n = 0;
+        n->flit_hops += w->flit_hops;
+        nv += w->cyc_nv;
+        na += w->cyc_na;
+        w->flit_hops = w->cyc_nv = w->cyc_na = 0;
+        if (w->last_move > last)
+            last = w->last_move;
+        if (w->failed && !n->failed) {
+            memcpy(n->fail_msg, w->fail_msg, sizeof n->fail_msg);
+            n->failed = true;
         }
     }
     if (n->check && !n->failed) { /* (a debug build's: net_block_plan) as net_step's */

@@ -516,7 +516,7 @@ void net_wheel_turn(struct net *n)
 
 void net_wheel_turn_part(struct net *n, struct net_part *w)
 {
-    const uint64_t now = n->now, mask = n->wheel_mask;
+    const uint64_t now = w->now, mask = n->wheel_mask;
     if (now == w->wheel_now || !n->nnear)
         return;
     /* (blocks step each cycle in turn: now is w->wheel_now + 1) */
@@ -530,7 +530,7 @@ void net_wheel_turn_part(struct net *n, struct net_part *w)
 
 void net_credit_queues(struct net *n, struct net_part *w)
 {
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     const uint32_t mask = n->wheel_mask, np = n->nparts;
     for (uint32_t c = 0; c < n->nccls; c++)
         w->cq[c] = w->cr_at[(size_t)((now + (n->ccls[c] >> 16)) & mask) * np +
@@ -872,13 +872,14 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         n->ccls = NULL;
         n->nccls = 0;
         n->block_max = block;
-        if (net_partition_build(n, 1) || credit_classes(n) ||
+        if (net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")) ||
+            credit_classes(n) ||
             !(n->blk = calloc(block, sizeof *n->blk)))
             return saturn_error_set(err, SATURN_ENOMEM, "out of memory building the network");
     }
     if (n->nthreads > 1 && net_pool_start(n))
         return saturn_error_set(err, SATURN_ENOMEM, "cannot start %u threads (sim.threads)",
-                                n->nparts);
+                                n->nthreads);
     return SATURN_OK;
 }
 
@@ -1102,7 +1103,16 @@ bool net_can_start(const struct net *n, uint32_t node)
            pick_injection_vc(n, node, n->pk[nd->q[nd->qhead]].len) >= 0;
 }
 
-static void inject_node(struct net *n, uint32_t i, struct net_part *own)
+/* What a range of sources did in a cycle (net_inject_nodes): packets
+ * started, flits sent; the caller adds it to the counts. */
+struct src_tally {
+    uint64_t started, flits;
+};
+
+static inline __attribute__((always_inline)) void inject_node(struct net *n, uint32_t i,
+                                                              struct net_part *own,
+                                                              const uint64_t now,
+                                                              struct src_tally *c)
 {
     struct node *nd = &n->nodes[i];
     if (nd->cur == NET_NONE) {
@@ -1110,10 +1120,10 @@ static void inject_node(struct net *n, uint32_t i, struct net_part *own)
             n->node_active[i >> 6] &= ~(1ULL << (i & 63));
             return;
         }
-        if (__builtin_expect(n->in_block, 0) && n->pk[nd->q[nd->qhead]].t_gen > n->now)
+        if (__builtin_expect(n->in_block, 0) && n->pk[nd->q[nd->qhead]].t_gen > now)
             return; /* born for a later cycle of the block (net_block_open) */
         if (n->ctl_gate) {
-            if (n->now < n->ctl_gate[i])
+            if (now < n->ctl_gate[i])
                 return;
         } else if (n->ctl->may_start && !n->ctl->may_start(n->ctl_state, n, i)) {
             return;
@@ -1124,13 +1134,12 @@ static void inject_node(struct net *n, uint32_t i, struct net_part *own)
             return;
         nd->qhead = (nd->qhead + 1) & nd->qmask;
         nd->qcount--;
-        n->queued_packets--;
-        n->packets_in_net++;
+        c->started++;
         nd->cur = pid;
         nd->cur_seq = 0;
         nd->cur_len = n->pk[pid].len;
         nd->cur_vc = nd->last_vc = (uint8_t)v;
-        n->pk[pid].t_inj = n->now;
+        n->pk[pid].t_inj = now;
         n->pk[pid].injected = 1;
     }
     int32_t *cr = &n->inj_credits[(size_t)i * n->V + nd->cur_vc];
@@ -1151,20 +1160,17 @@ static void inject_node(struct net *n, uint32_t i, struct net_part *own)
      * on arrival, without an event; with output buffers net_send_deferred:
      * the arrival entry carries it): the partitions wait in this phase. */
     if (n->buf_cap && dw->direct != UINT32_MAX && n->obuf_on)
-        net_send_deferred(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
+        net_send_deferred(n, dw, now + n->inject_latency, gp, nd->cur_vc, f);
     else if (n->buf_cap && dw->direct != UINT32_MAX)
-        net_send_direct(n, dw, n->now + n->inject_latency, gp, nd->cur_vc, f);
+        net_send_direct(n, dw, now + n->inject_latency, gp, nd->cur_vc, f);
     else
-        net_push_event(n, n->wheel_shared ? dw : net_serial_part(n), n->now + n->inject_latency,
+        net_push_event(n, n->wheel_shared ? dw : net_serial_part(n), now + n->inject_latency,
                        EV_FLIT, dw->index, gp, nd->cur_vc, f);
-    n->flits_in_net++;
-    n->queued_flits--;
-    n->flits_injected++;
-    n->last_move = n->now;
+    c->flits++;
     if (n->node_span) { /* the injection channel's occupation */
         if (!n->node_span[4 * (size_t)i])
-            n->node_span[4 * (size_t)i] = n->now + 1;
-        n->node_span[4 * (size_t)i + 1] = n->now + 1;
+            n->node_span[4 * (size_t)i] = now + 1;
+        n->node_span[4 * (size_t)i + 1] = now + 1;
     }
     if (++nd->cur_seq == nd->cur_len) {
         nd->cur = NET_NONE;
@@ -1435,13 +1441,14 @@ void net_part_deliver(struct net *n, struct net_part *w)
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
     uint64_t *const rports = n->rports, *const router_active = n->router_active;
     bool moved = false; /* a data flit arrived: progress for the watchdog */
+    const uint64_t now = w->now;
     size_t due[NET_NEAR + 1];
-    const uint32_t ndue = net_due_slots(n, due);
-    /* each partition's queues in turn (with a shared wheel, one queue), the
-     * long wheel's slot before the short ones' */
-    const uint32_t nsrc = n->wheel_shared ? 1 : n->nparts;
+    const uint32_t ndue = net_due_slots(n, now, due);
+    /* each wheel's queues in turn (a partition's, or with a shared wheel a
+     * thread's), the long wheel's slot before the short ones' */
+    const uint32_t nsrc = net_wheels(n);
     for (uint32_t k = 0; k < nsrc * ndue; k++) {
-        struct evq *q = &n->parts[k / ndue].wheel[due[k % ndue] * n->nq + w->index];
+        struct evq *q = &net_wheel_part(n, k / ndue)->wheel[due[k % ndue] * n->nq + w->index];
         const uint32_t nev = q->n;
         for (uint32_t i = 0; i < nev; i++) {
             const struct event *e = &q->e[i];
@@ -1483,7 +1490,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
                     break;
                 }
                 if (e->f.flags & FLIT_HEAD)
-                    n->pk[e->f.pid].t_out = n->now;
+                    n->pk[e->f.pid].t_out = now;
                 net_ob_put(n, o, e->f);
                 struct port *pt = &n->ports[e->target];
                 pt->ob_nonempty |= 1ULL << e->vc;
@@ -1497,8 +1504,12 @@ void net_part_deliver(struct net *n, struct net_part *w)
     const bool mob_all = n->mob_ports == net_all_ports(n);
     w->fused = net_part_fuses(n);
     w->fz_n = 0;
-    for (uint32_t d = 0; d < ndue; d++) {
-        struct creditq *aq = &w->arrive[due[d]];
+    /* the long wheel's slot from each thread (blocks on threads: the other
+     * threads' partitions send there, into lists of their own, arrive_by),
+     * in thread order; then the short wheels' */
+    const uint32_t nlong = n->wheel_shared ? n->nthreads : 1;
+    for (uint32_t d = 0; d < ndue - 1 + nlong; d++) {
+        struct creditq *aq = d < nlong ? &w->arrive_by[d][due[0]] : &w->arrive[due[d - nlong + 1]];
         if (w->fused ? list_arrivals(n, w, aq)
             : n->obuf_on
                 ? (mob_all ? deliver_arrivals_wait_all(n, aq) : deliver_arrivals_wait(n, aq))
@@ -1506,10 +1517,11 @@ void net_part_deliver(struct net *n, struct net_part *w)
             moved = true;
     }
     if (moved)
-        w->last_move = n->now;
+        w->last_move = now;
     /* Credits only add up (range checked by the audit, sim.check_invariants). */
     for (uint32_t k = 0; k < nsrc * ndue; k++) {
-        struct creditq *q = &n->parts[k / ndue].credit[due[k % ndue] * n->nparts + w->index];
+        struct creditq *q =
+            &net_wheel_part(n, k / ndue)->credit[due[k % ndue] * n->nparts + w->index];
         if (n->vready)
             credits_in(n, q->i, q->n, true);
         else
@@ -1525,7 +1537,7 @@ void net_part_deliver(struct net *n, struct net_part *w)
 void net_deliver_sinks_part(struct net *n, uint32_t src)
 {
     size_t due[NET_NEAR + 1];
-    const uint32_t ndue = net_due_slots(n, due), lane = net_sink_lane(n, src);
+    const uint32_t ndue = net_due_slots(n, n->now, due), lane = net_sink_lane(n, src);
     for (uint32_t d = 0; d < ndue; d++) {
         struct evq *q = &n->parts[src].wheel[due[d] * n->nq + lane];
         for (uint32_t i = 0; i < q->n; i++)
@@ -1543,7 +1555,7 @@ static void deliver_sinks(struct net *n)
 static bool sinks_due(const struct net *n)
 {
     size_t due[NET_NEAR + 1];
-    const uint32_t ndue = net_due_slots(n, due);
+    const uint32_t ndue = net_due_slots(n, n->now, due);
     for (uint32_t src = 0; src < n->nparts; src++)
         for (uint32_t d = 0; d < ndue; d++)
             if (n->parts[src].wheel[due[d] * n->nq + net_sink_lane(n, src)].n)
@@ -1575,7 +1587,11 @@ static void merge_parts(struct net *n)
     }
 }
 
-void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own)
+/* net_inject_nodes at cycle now, counted into *c. */
+static inline __attribute__((always_inline)) void inject_range(struct net *n, uint32_t lo,
+                                                               uint32_t hi, struct net_part *own,
+                                                               const uint64_t now,
+                                                               struct src_tally *c)
 {
     if (lo >= hi)
         return;
@@ -1589,9 +1605,32 @@ void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *
         while (m) {
             uint32_t i = w * 64 + (uint32_t)__builtin_ctzll(m);
             m &= m - 1;
-            inject_node(n, i, own);
+            inject_node(n, i, own, now, c);
         }
     }
+}
+
+void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own)
+{
+    struct src_tally c = {0, 0};
+    inject_range(n, lo, hi, own, n->now, &c);
+    n->queued_packets -= c.started;
+    n->packets_in_net += c.started;
+    n->queued_flits -= c.flits;
+    n->flits_in_net += c.flits;
+    n->flits_injected += c.flits;
+    if (c.flits)
+        n->last_move = n->now;
+}
+
+void net_inject_part(struct net *n, struct net_part *w, uint32_t j)
+{
+    struct src_tally c = {0, 0};
+    inject_range(n, w->n_lo, w->n_hi, w, w->now, &c);
+    w->blk_started[j] += (uint32_t)c.started;
+    w->blk_flits += c.flits;
+    if (c.flits)
+        w->last_move = w->now;
 }
 
 /* One cycle: arrivals, routers, the controller's look, then the sources.
@@ -1609,6 +1648,8 @@ int net_step(struct net *n)
         return SATURN_EINTERNAL;
     }
     net_wheel_turn(n); /* before anything is sent this cycle */
+    for (uint32_t t = 0; t < n->nparts; t++) /* (a block's partitions have cycles of their own) */
+        n->parts[t].now = n->now;
     for (int i = 0; i < n->nhooks; i++) /* they sample the network as the last cycle left it */
         if (n->hooks[i].ops->cycle_start)
             n->hooks[i].ops->cycle_start(n, n->hooks[i].state);
@@ -1618,8 +1659,8 @@ int net_step(struct net *n)
     n->mid_phase = n->nhooks || n->rops->cycle || sinks_due(n);
 
     net_pool_sync(n); /* the workers deliver and step their partitions too */
-    /* (without workers, this thread steps them all: blocks' partitions) */
-    const uint32_t mine = n->pool ? 1 : n->nparts;
+    /* this thread's partitions (without workers, all of them) */
+    const uint32_t mine = n->pool ? n->thr_lo[1] : n->nparts;
     for (uint32_t t = 0; t < mine; t++)
         net_part_deliver(n, &n->parts[t]);
     if (n->mid_phase) {

@@ -332,8 +332,27 @@ struct net_part {
     uint64_t fail_key;    /* net_fail_key_*: which failure is reported */
     char fail_msg[512];
     struct net *net;      /* for the worker thread */
+    uint32_t thread;      /* the thread that steps it (struct net, thr_lo) */
+    /* The cycle its routers, arrivals and sources are at: n->now, but in a
+     * block of cycles (net/block.c), where the partitions of several
+     * threads run different cycles at once. The partitions' phases read
+     * this, never n->now. */
+    uint64_t now;
     uint32_t n_lo, n_hi;  /* blocks (net/block.c): the nodes of its routers, [n_lo, n_hi) */
     uint64_t wheel_now;   /* blocks: the cycle its columns of ev_at, cr_at, ar_at are for */
+    /* Blocks on several threads: arrive_by[t] (t < n->nthreads) is the
+     * arrivals' list, by slot, that the partitions of thread t send to this
+     * one (net_send_deferred_long); arrive_by[thread] is `arrive`. Read in
+     * thread order, they are read in the order one thread sends them. */
+    struct creditq **arrive_by;
+    /* A block's record of what is left to the serial phase after it
+     * (net/block.c): the flits that reached its nodes, by cycle (the sinks
+     * wait for the block's end), the packets its sources started in each
+     * cycle and the flits they sent. */
+    struct net_sink_rec { uint32_t j, node; flit_t f; } *sk;
+    uint32_t sk_n, sk_cap;
+    uint32_t *blk_started;  /* block_max entries */
+    uint64_t blk_flits;
 };
 
 struct net_pool; /* the worker threads and their barrier (parallel.c) */
@@ -477,6 +496,7 @@ struct net {
     uint32_t max_delay;      /* the longest delay an event is sent with (the long wheel's size) */
     struct net_part *parts;
     uint16_t *word_part;     /* router word (r / 64) -> partition */
+    uint32_t *thr_lo;        /* nthreads + 1: thread t steps partitions [thr_lo[t], thr_lo[t+1]) */
     struct net_pool *pool;   /* NULL with one partition */
     bool mid_phase;          /* this cycle has serial work between arrivals and routers */
     /* Blocks of cycles (net/block.c, sim.block_cycles): on one thread, the

@@ -19,14 +19,26 @@ bool net_creditq_grow(struct creditq *q);
 void net_wheel_turn(struct net *n);
 /* The same tables from scratch (net_partition_build, a jump of n->now). */
 void net_wheel_build(struct net *n);
-/* The slots due now, in the order to read them (net_wheel_turn): their number. */
-static inline uint32_t net_due_slots(const struct net *n, size_t s[NET_NEAR + 1])
+/* The slots due at cycle now, in the order to read them (net_wheel_turn):
+ * their number. The long wheel's comes first. */
+static inline uint32_t net_due_slots(const struct net *n, uint64_t now, size_t s[NET_NEAR + 1])
 {
     uint32_t m = 0;
-    s[m++] = (size_t)(n->now & n->wheel_mask);
+    s[m++] = (size_t)(now & n->wheel_mask);
     for (uint32_t k = n->nnear; k-- > 0;)
-        s[m++] = n->near_base[k] + (size_t)(n->now & (n->near[k] - 1));
+        s[m++] = n->near_base[k] + (size_t)(now & (n->near[k] - 1));
     return m;
+}
+/* The wheels partitions send into: one a partition, or with a shared
+ * wheel (blocks, struct net) one a thread, shared by its partitions. */
+static inline uint32_t net_wheels(const struct net *n)
+{
+    return n->wheel_shared ? n->nthreads : n->nparts;
+}
+/* The partition that holds wheel s (its wheel and credit arrays). */
+static inline const struct net_part *net_wheel_part(const struct net *n, uint32_t s)
+{
+    return &n->parts[n->wheel_shared ? n->thr_lo[s] : s];
 }
 
 /* Schedule an event for cycle `when`, sent by partition w to partition
@@ -211,7 +223,7 @@ static inline __attribute__((always_inline)) void net_ivc_credit(struct net *n, 
 {
     const struct port *in = &n->ports[gp];
     if (in->cap != 0) /* unlimited buffers: nobody counts their slots */
-        net_push_credit(n, w, n->now + in->credit_lat, in->up_part, net_port_credit_ctr(n, in) + v);
+        net_push_credit(n, w, w->now + in->credit_lat, in->up_part, net_port_credit_ctr(n, in) + v);
 }
 /* net_ivc_credit in the routers' phase, where w->cq holds this cycle's
  * queue of each credit class (net_credit_queues): the same credit into
@@ -382,13 +394,14 @@ static inline __attribute__((always_inline)) void net_send_deferred(struct net *
 {
     net_arrival_push(w->ar_at[when & n->wheel_mask], gp, vc, f);
 }
-/* The same to partition dw, through the long wheel (blocks of cycles: a
- * flit to another partition always arrives there, struct net, wheel_shared). */
+/* The same from partition w to partition dw, through the long wheel
+ * (blocks of cycles: a flit to another partition always arrives there,
+ * struct net, wheel_shared), into the list of w's thread. */
 static inline __attribute__((always_inline)) void
-net_send_deferred_long(struct net *n, struct net_part *dw, uint64_t when, uint32_t gp, uint32_t vc,
-                       flit_t f)
+net_send_deferred_long(struct net *n, const struct net_part *w, struct net_part *dw,
+                       uint64_t when, uint32_t gp, uint32_t vc, flit_t f)
 {
-    net_arrival_push(&dw->arrive[when & n->wheel_mask], gp, vc, f);
+    net_arrival_push(&dw->arrive_by[w->thread][when & n->wheel_mask], gp, vc, f);
 }
 /* The flit of a deferred arrival entry e (net_send_deferred). */
 static inline flit_t net_deferred_flit(const uint32_t *e)
@@ -428,7 +441,7 @@ static inline uint32_t net_sink_lane(const struct net *n, uint32_t part)
 {
     return n->nparts + (n->wheel_shared ? part : 0);
 }
-/* Partition w's columns of the wheel's tables for cycle n->now, which is
+/* Partition w's columns of the wheel's tables for cycle w->now, which is
  * w->wheel_now + 1 (blocks, net/block.c). */
 void net_wheel_turn_part(struct net *n, struct net_part *w);
 /* The flits reaching partition src's nodes now (its sinks' lane). */
@@ -437,6 +450,11 @@ void net_deliver_sinks_part(struct net *n, uint32_t src);
  * last phase). own: the partition whose routers every node of the range
  * hangs from (a block's), NULL if they may hang from several. */
 void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own);
+/* Partition w's sources at its cycle (w->now), cycle j of a block: what
+ * they started and sent counted into w (blk_started[j], blk_flits). */
+void net_inject_part(struct net *n, struct net_part *w, uint32_t j);
+/* Thread t's partitions step the open block (net/block.c). */
+void net_block_thread(struct net *n, uint32_t t);
 /* Cycles a block may take on this network, 0 if none (net/block.c:
  * whether the configuration allows blocks, the shortest delay between two
  * partitions of 64 routers). */

@@ -93,23 +93,48 @@ void net_pool_sync(struct net *n)
         pool_barrier(n->pool);
 }
 
-/* A worker follows net_step's phases for its partition. */
+/* A worker follows net_step's phases for its thread's partitions, or
+ * steps their block (net/block.c). */
 static void *worker(void *arg)
 {
-    struct net_part *w = arg;
-    struct net *n = w->net;
+    const struct net_part *first = arg;
+    struct net *n = first->net;
+    const uint32_t t = first->thread, lo = n->thr_lo[t], hi = n->thr_lo[t + 1];
     for (;;) {
         pool_barrier(n->pool);
         if (n->pool->stop)
             return NULL;
-        net_part_deliver(n, w);
+        if (n->in_block) {
+            net_block_thread(n, t);
+            pool_barrier(n->pool);
+            continue;
+        }
+        for (uint32_t k = lo; k < hi; k++)
+            net_part_deliver(n, &n->parts[k]);
         if (n->mid_phase) {
             pool_barrier(n->pool);
             pool_barrier(n->pool);
         }
-        net_part_routers(n, w);
+        for (uint32_t k = lo; k < hi; k++)
+            net_part_routers(n, &n->parts[k]);
         pool_barrier(n->pool);
     }
+}
+
+/* Blocks on threads: thread t's partitions, [thr_lo[t], thr_lo[t + 1]),
+ * equal shares of the partitions, each thread's first nodes starting a
+ * word of the node bitmap (its sources write their words of it, never
+ * another thread's): else one thread. */
+static uint32_t block_threads(struct net *n, uint32_t threads)
+{
+    const uint32_t K = n->nparts;
+    uint32_t T = threads < K ? threads : K;
+    for (uint32_t t = 1; t < T; t++) {
+        const struct net_part *w = &n->parts[(uint64_t)K * t / T];
+        if (w->n_hi > w->n_lo && w->n_lo % 64)
+            T = 1;
+    }
+    return T ? T : 1;
 }
 
 int net_partition_build(struct net *n, uint32_t threads)
@@ -122,12 +147,13 @@ int net_partition_build(struct net *n, uint32_t threads)
     if (T == 0)
         T = 1;
     n->nparts = T;
-    n->nthreads = n->block_max ? 1 : T;
+    n->nthreads = T;
     n->wheel_shared = n->block_max > 0;
     n->nq = n->wheel_shared ? 2 * T : T + 1;
     n->parts = calloc(T, sizeof *n->parts);
     n->word_part = calloc(words, sizeof *n->word_part);
-    if (!n->parts || !n->word_part)
+    n->thr_lo = calloc((size_t)T + 1, sizeof *n->thr_lo);
+    if (!n->parts || !n->word_part || !n->thr_lo)
         return SATURN_ENOMEM;
     const size_t queues = (size_t)n->slots * n->nq;
     for (uint32_t t = 0; t < T; t++) {
@@ -141,13 +167,6 @@ int net_partition_build(struct net *n, uint32_t threads)
         w->r_hi = w1 * 64 < n->topo.routers ? w1 * 64 : n->topo.routers;
         for (uint32_t x = w0; x < w1; x++)
             n->word_part[x] = (uint16_t)t;
-        if (n->wheel_shared && t > 0) { /* one wheel (struct net, wheel_shared) */
-            w->wheel = n->parts[0].wheel;
-            w->credit = n->parts[0].credit;
-        } else {
-            w->wheel = calloc(queues, sizeof *w->wheel);
-            w->credit = calloc((size_t)n->slots * T, sizeof *w->credit);
-        }
         w->arrive = calloc(n->slots, sizeof *w->arrive);
         w->ev_at = malloc(((size_t)n->wheel_mask + 1) * n->nq * sizeof *w->ev_at);
         w->cr_at = malloc(((size_t)n->wheel_mask + 1) * T * sizeof *w->cr_at);
@@ -157,8 +176,8 @@ int net_partition_build(struct net *n, uint32_t threads)
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);
         w->va_best = malloc((size_t)n->P * n->V * sizeof *w->va_best);
-        if (!w->wheel || !w->credit || !w->arrive || !w->ev_at || !w->cr_at || !w->ar_at ||
-            !w->va_scratch || !w->sa_scratch || !w->va_best)
+        if (!w->arrive || !w->ev_at || !w->cr_at || !w->ar_at || !w->va_scratch ||
+            !w->sa_scratch || !w->va_best)
             return SATURN_ENOMEM;
         memset(w->va_best, 0xff, (size_t)n->P * n->V * sizeof *w->va_best);
     }
@@ -169,6 +188,38 @@ int net_partition_build(struct net *n, uint32_t threads)
                 w->n_lo = i;
             w->n_hi = i + 1;
         }
+        /* blocks: a partition a word, sim.threads threads over them */
+        n->nthreads = block_threads(n, threads);
+    }
+    const uint32_t NT = n->nthreads;
+    for (uint32_t t = 0; t <= NT; t++)
+        n->thr_lo[t] = (uint32_t)((uint64_t)T * t / NT);
+    for (uint32_t th = 0; th < NT; th++)
+        for (uint32_t t = n->thr_lo[th]; t < n->thr_lo[th + 1]; t++)
+            n->parts[t].thread = th;
+    for (uint32_t t = 0; t < T; t++) {
+        struct net_part *w = &n->parts[t];
+        /* a wheel a partition, or with blocks one a thread, in its first
+         * partition (struct net, wheel_shared) */
+        if (n->wheel_shared && t > n->thr_lo[w->thread]) {
+            w->wheel = n->parts[n->thr_lo[w->thread]].wheel;
+            w->credit = n->parts[n->thr_lo[w->thread]].credit;
+        } else {
+            w->wheel = calloc(queues, sizeof *w->wheel);
+            w->credit = calloc((size_t)n->slots * T, sizeof *w->credit);
+        }
+        /* the arrivals' lists of each thread (one but with blocks on threads) */
+        const uint32_t nlong = n->wheel_shared ? NT : 1;
+        w->arrive_by = calloc(nlong, sizeof *w->arrive_by);
+        if (!w->wheel || !w->credit || !w->arrive_by)
+            return SATURN_ENOMEM;
+        for (uint32_t th = 0; th < nlong; th++)
+            if (!(w->arrive_by[th] = th == (n->wheel_shared ? w->thread : 0)
+                                         ? w->arrive
+                                         : calloc(n->slots, sizeof *w->arrive)))
+                return SATURN_ENOMEM;
+        if (n->block_max && !(w->blk_started = calloc(n->block_max, sizeof *w->blk_started)))
+            return SATURN_ENOMEM;
     }
     net_wheel_build(n);
     /* Where each port's events go: flits to far_in's router, credits to
@@ -190,7 +241,8 @@ void net_partition_free(struct net *n)
 {
     for (uint32_t t = 0; n->parts && t < n->nparts; t++) {
         struct net_part *w = &n->parts[t];
-        const bool own = t == 0 || !n->wheel_shared; /* (one wheel: partition 0's) */
+        /* (a thread's wheel: its first partition's) */
+        const bool own = !n->wheel_shared || (n->thr_lo && t == n->thr_lo[w->thread]);
         if (w->wheel && own)
             for (size_t i = 0; i < (size_t)n->slots * n->nq; i++)
                 free(w->wheel[i].e);
@@ -201,10 +253,20 @@ void net_partition_free(struct net *n)
                 free(w->credit[i].i);
         if (own)
             free(w->credit);
+        if (w->arrive_by)
+            for (uint32_t th = 0; th < (n->wheel_shared ? n->nthreads : 1); th++)
+                if (w->arrive_by[th] && w->arrive_by[th] != w->arrive) {
+                    for (size_t i = 0; i < n->slots; i++)
+                        free(w->arrive_by[th][i].i);
+                    free(w->arrive_by[th]);
+                }
+        free(w->arrive_by);
         if (w->arrive)
             for (size_t i = 0; i < n->slots; i++)
                 free(w->arrive[i].i);
         free(w->arrive);
+        free(w->sk);
+        free(w->blk_started);
         free(w->fz);
         free(w->ev_at);
         free(w->cr_at);
@@ -216,8 +278,10 @@ void net_partition_free(struct net *n)
     }
     free(n->parts);
     free(n->word_part);
+    free(n->thr_lo);
     n->parts = NULL;
     n->word_part = NULL;
+    n->thr_lo = NULL;
     n->nparts = 0;
 }
 
@@ -226,7 +290,7 @@ int net_pool_start(struct net *n)
     struct net_pool *pl = calloc(1, sizeof *pl);
     if (!pl)
         return SATURN_ENOMEM;
-    pl->th = calloc(n->nparts, sizeof *pl->th);
+    pl->th = calloc(n->nthreads, sizeof *pl->th);
     if (!pl->th || pthread_mutex_init(&pl->mu, NULL)) {
         free(pl->th);
         free(pl);
@@ -238,16 +302,16 @@ int net_pool_start(struct net *n)
         free(pl);
         return SATURN_ENOMEM;
     }
-    atomic_store(&pl->size, n->nparts);
+    atomic_store(&pl->size, n->nthreads);
     /* The cores this process may run on (taskset, cpusets), not the machine's. */
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);
     cpu_set_t set;
     if (sched_getaffinity(0, sizeof set, &set) == 0)
         cpus = CPU_COUNT(&set);
-    pl->spin = cpus > 0 && n->nparts <= (uint32_t)cpus ? POOL_SPIN : 0;
+    pl->spin = cpus > 0 && n->nthreads <= (uint32_t)cpus ? POOL_SPIN : 0;
     n->pool = pl;
-    for (uint32_t t = 1; t < n->nparts; t++) {
-        if (pthread_create(&pl->th[t], NULL, worker, &n->parts[t])) {
+    for (uint32_t t = 1; t < n->nthreads; t++) {
+        if (pthread_create(&pl->th[t], NULL, worker, &n->parts[n->thr_lo[t]])) {
             /* Release the ones started: they wait for a barrier of their own size. */
             atomic_store(&pl->size, pl->started + 1);
             net_pool_stop(n);

@@ -52,7 +52,7 @@ enum { RM_ANY, RM_PLAIN, RM_PLAIN_OBUF, RM_ISLIP };
 static inline __attribute__((always_inline)) bool
 va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct ovc *ovcs,
              const struct route_result *route, uint32_t len, int lin, int *op, int *ov,
-             const bool obq)
+             const bool obq, const uint64_t now)
 {
     const int V = n->V;
     const int32_t need = n->switching == SW_VCT ? (int32_t)len : 0;
@@ -65,7 +65,8 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
             const struct route_cand *rc = &route->c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
                 const struct ovc *o = &ovcs[rc->port * V + v];
-                if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
+                if (!net_va_ovc_free(n, o, now) ||
+                    (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
                     continue;
                 int32_t room = out_room_as(n, &ports[rc->port], o, obq);
                 if (room < need || room < best_room)
@@ -86,40 +87,41 @@ va_choose_as(struct net *n, uint32_t r, const struct port *ports, const struct o
         }
     }
     for (; c < route->n; c++)
-        if (net_va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false))
+        if (net_va_choose_cand(n, ports, ovcs, &route->c[c], need, lin, op, ov, obq, false, now))
             return true;
     return false;
 }
 
 
 bool net_va_choose(struct net *n, uint32_t r, const struct port *ports, const struct ovc *ovcs,
-                   const struct route_result *route, uint32_t len, int lin, int *op, int *ov)
+                   const struct route_result *route, uint32_t len, int lin, int *op, int *ov,
+                   const uint64_t now)
 {
-    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, false);
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, false, now);
 }
 
 static bool va_choose_obq(struct net *n, uint32_t r, const struct port *ports,
                           const struct ovc *ovcs, const struct route_result *route,
-                          uint32_t len, int lin, int *op, int *ov)
+                          uint32_t len, int lin, int *op, int *ov, const uint64_t now)
 {
-    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, true);
+    return va_choose_as(n, r, ports, ovcs, route, len, lin, op, ov, true, now);
 }
 
 
 /* A flit takes the link of output port gop now: its link record (first
  * and last cycle, crossings). */
-static inline void count_link(struct net *n, uint32_t gop)
+static inline void count_link(struct net *n, uint32_t gop, const uint64_t now)
 {
     if (!n->link_first[gop])
-        n->link_first[gop] = n->now + 1;
-    n->link_last[gop] = n->now + 1;
+        n->link_first[gop] = now + 1;
+    n->link_last[gop] = now + 1;
     n->link_busy[gop]++;
 }
 
 /* The link record and (a chart) its cell. */
 static void record_link(struct net *n, struct net_part *w, uint32_t gop, flit_t f)
 {
-    count_link(n, gop);
+    count_link(n, gop, w->now);
     if (n->trace) {
         uint16_t slice = n->pk[f.pid].slice;
         net_trace_cell(n, w, gop, (uint8_t)(2 + (slice > 253 ? 253 : slice)));
@@ -136,7 +138,7 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
                    const bool bnd, const bool one, const bool ls)
 {
     if (!bnd && op->out_unlimited) { /* bnd: the torus's loop (router_tor_loop) */
-        net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
+        net_push_event(n, w, w->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     } else {
         o->credits--;
         /* into the next router's ring now, counted in on arrival, when
@@ -146,22 +148,22 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         else if (bnd && op->far_part == w->direct) /* delay: xbar_delay + link_latency */
             net_send_direct_q(n, w->aq, op->far_in, vc, f);
         else if (op->far_part == w->direct && OBUF_ON(n, M))
-            net_send_deferred(n, w, n->now + delay, op->far_in, vc, f);
+            net_send_deferred(n, w, w->now + delay, op->far_in, vc, f);
         else if (n->wheel_shared && w->direct != UINT32_MAX && OBUF_ON(n, M))
             /* blocks: into the other partition's arrivals as into its own, in
              * the long wheel's slot (net_block_plan), read in the order sent */
-            net_send_deferred_long(n, &n->parts[op->far_part], n->now + delay, op->far_in, vc,
+            net_send_deferred_long(n, w, &n->parts[op->far_part], w->now + delay, op->far_in, vc,
                                    f);
         else if (op->far_part == w->direct)
-            net_send_direct(n, w, n->now + delay, op->far_in, vc, f);
+            net_send_direct(n, w, w->now + delay, op->far_in, vc, f);
         else
-            net_push_event(n, w, n->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
+            net_push_event(n, w, w->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     }
     if (OBUF_ON(n, M)) /* n->rocc: with output buffers only */
         n->rocc[r]--;
     w->flit_hops++;
     if (ls) /* read only with n->router_mob (net.h) */
-        n->prare[gop].last_send = n->now + 1;
+        n->prare[gop].last_send = w->now + 1;
     if (f.flags & FLIT_HEAD)
         n->pk[f.pid].hops++;
     if (ANY(M) && n->link_first)
@@ -181,7 +183,7 @@ static void meta_xfer(struct net *n, struct net_part *w, uint32_t r, int p)
     struct ovc *o = &n->ovcs[(size_t)gop * V + v];
     if (!op->out_unlimited)
         o->credits--;
-    net_push_event(n, w, n->now + n->xbar_delay + op->latency, EV_FLIT, op->far_part,
+    net_push_event(n, w, w->now + n->xbar_delay + op->latency, EV_FLIT, op->far_part,
                    op->far_in, (uint32_t)v, f);
     if (n->obuf_on)
         n->rocc[r]--;
@@ -239,7 +241,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
     struct ovc *o = &n->ovcs[(size_t)gop * V + iv->out_vc];
     flit_t f;
     if (n->xbar_last)
-        n->xbar_last[gop] = n->now + 1;
+        n->xbar_last[gop] = w->now + 1;
     if (ANY(M) && n->ob_credits && op->kind == PORT_NET) {
         f = obuf_credit_pop(n, r, p, v, o, gp);
     } else {
@@ -252,7 +254,7 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
             n->rocc[r]--;
         /* No delay: this cycle's events are spent; the sink takes it after
          * the routers, in router order (partition by partition). */
-        net_push_event(n, w, n->now + delay, EV_SINK, net_sink_lane(n, w->index), node, 0, f);
+        net_push_event(n, w, w->now + delay, EV_SINK, net_sink_lane(n, w->index), node, 0, f);
     } else if (OBUF_ON(n, M)) {
         if (!n->obuf_unlimited)
             o->ob_space--;
@@ -268,24 +270,24 @@ HOT void xfer(struct net *n, struct net_part *w, uint32_t r, int p, int v, const
                 return;
             }
             if (T_OUT(M) && (f.flags & FLIT_HEAD))
-                n->pk[f.pid].t_out = n->now + n->xbar_delay;
+                n->pk[f.pid].t_out = w->now + n->xbar_delay;
             net_ob_put(n, o, f);
             op->ob_nonempty |= 1ULL << iv->out_vc;
             n->robuf[r] |= 1ULL << iv->out_port;
         } else {
-            net_push_event(n, w, n->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
+            net_push_event(n, w, w->now + n->xbar_delay, EV_OBUF, w->index, gop, iv->out_vc, f);
         }
     } else {
         onto_link(n, w, r, op, gop, o, iv->out_vc, f, n->xbar_delay + op->latency, M, false, false,
                   n->router_mob);
     }
-    w->last_move = n->now;
+    w->last_move = w->now;
     if (n->mob_ports & (1ULL << p))
         w->cyc_na++;
     if (f.flags & FLIT_TAIL) {
         o->owner = -1;
         if (n->va_stage)
-            n->ovc_freed[o - n->ovcs] = (uint32_t)n->now;
+            n->ovc_freed[o - n->ovcs] = (uint32_t)w->now;
         iv->state = IVC_IDLE;
         n->ports[gp].active &= ~(1ULL << v);
         if (OBUF_ON(n, M) && iv->count) /* the next packet's head waits (n->rwait) */
@@ -364,7 +366,7 @@ HOT void link_send(struct net *n, struct net_part *w, uint32_t r, struct port *o
             o->ob_space++;
     }
     onto_link(n, w, r, op, gop, o, (uint32_t)v, f, op->latency, M, false, false, n->router_mob);
-    w->last_move = n->now;
+    w->last_move = w->now;
     if (ANY(M) && n->packet_links)
         n->prare[gop].link_hold = (f.flags & FLIT_TAIL) ? -1 : v;
 }
@@ -397,7 +399,7 @@ HOT void link_stage(struct net *n, struct net_part *w, uint32_t r, struct ob_def
         const int p = __builtin_ctzll(pm);
         const uint32_t gop = r * (uint32_t)P + (uint32_t)p;
         struct port *op = &n->ports[gop];
-        if (ANY(M) && n->prare[gop].stolen == n->now + 1)
+        if (ANY(M) && n->prare[gop].stolen == w->now + 1)
             continue;
         struct ovc *ov = &n->ovcs[(size_t)gop * V];
         if (ANY(M) && n->packet_links) {
@@ -499,7 +501,7 @@ static void central_arbiter(struct net *n, struct net_part *w, uint32_t r)
     struct port *ports = &n->ports[(size_t)r * P];
     struct ivc *ivcs = &n->ivcs[(size_t)r * P * V];
     struct ivc_route *iroute = &n->iroute[(size_t)r * P * V];
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     const bool free_now = now >= n->arb_free[r];
     int pick = -1;
     unsigned best = nlin + 1;
@@ -565,9 +567,9 @@ static inline void touch_output(int op, uint64_t *set, uint8_t *touched, int *nt
 /* May a head of len flits take output VC (port, v) now (router.vc_alloc =
  * islip): free, drained under atomic VC allocation, room for a VCT head. */
 static inline bool va_free(const struct net *n, const struct port *ports, const struct ovc *o,
-                           int port, uint32_t len)
+                           int port, uint32_t len, const uint64_t now)
 {
-    if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[port], o)))
+    if (!net_va_ovc_free(n, o, now) || (n->atomic_vc && !net_va_vc_drained(n, &ports[port], o)))
         return false;
     return n->switching != SW_VCT || net_va_out_room(n, &ports[port], o) >= (int32_t)len;
 }
@@ -576,7 +578,7 @@ static inline bool va_free(const struct net *n, const struct port *ports, const 
  * pointers move past the match. */
 static inline void va_islip_match(struct net *n, struct port *ports, struct ivc *ivcs,
                                   struct ivc_route *ir, struct ovc *o, unsigned lin, unsigned bo,
-                                  unsigned nlin, int V)
+                                  unsigned nlin, int V, const uint64_t now)
 {
     struct ivc *iv = &ivcs[lin];
     o->owner = (int32_t)lin;
@@ -587,7 +589,7 @@ static inline void va_islip_match(struct net *n, struct port *ports, struct ivc 
     iv->out_vc = (uint8_t)(bo % (unsigned)V);
     iv->ovc = (uint32_t)(o - n->ovcs); /* (xfer_plain1's) */
     if (ports[bo / (unsigned)V].kind == PORT_LOCAL) /* ready to eject from now */
-        n->pk[net_ivc_front(iv).pid].t_out = n->now;
+        n->pk[net_ivc_front(iv).pid].t_out = now;
     ports[lin / (unsigned)V].active |= 1ULL << (lin % (unsigned)V);
     if (n->vready && net_va_out_room(n, &ports[bo / (unsigned)V], o) > 0) /* (router_step_islip1) */
         n->vready[(uint32_t)(ports - n->ports) + lin / (unsigned)V] |= 1ULL << (lin % (unsigned)V);
@@ -598,7 +600,7 @@ static inline void va_islip_match(struct net *n, struct port *ports, struct ivc 
  * else those whose grant, best, names it), if any; false if none. */
 HOT bool va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, struct ovc *ovcs,
                          struct ivc_route *ir, const uint16_t *best, unsigned lin, unsigned nlin,
-                         int V, const bool alone)
+                         int V, const bool alone, const uint64_t now)
 {
     int bo = -1;
     unsigned bd = nlin;
@@ -606,7 +608,7 @@ HOT bool va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, st
         const struct route_cand *rc = &ir->route.c[c];
         for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
             const unsigned o = (unsigned)(rc->port * V + v);
-            if (alone ? !va_free(n, ports, &ovcs[o], rc->port, ir->len) : best[o] != lin)
+            if (alone ? !va_free(n, ports, &ovcs[o], rc->port, ir->len, now) : best[o] != lin)
                 continue;
             const unsigned d = ring_dist(o, ir->va_acc_rr, nlin);
             if (d < bd) {
@@ -617,7 +619,7 @@ HOT bool va_islip_accept(struct net *n, struct port *ports, struct ivc *ivcs, st
     }
     if (bo < 0)
         return false;
-    va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V);
+    va_islip_match(n, ports, ivcs, ir, &ovcs[bo], lin, (unsigned)bo, nlin, V, now);
     return true;
 }
 
@@ -653,7 +655,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
     uint16_t *best = w->va_best; /* per output VC: the granted head, 0xffff none */
     if (nreq == 1) { /* one head asks: every free VC of its candidates grants it */
         if (!va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[0].lin], best, req[0].lin, nlin,
-                             V, true))
+                             V, true, w->now))
             va_islip_none(n, r, ovcs, &iroute[req[0].lin], req[0].lin, V);
         return;
     }
@@ -666,7 +668,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
             const struct route_cand *rc = &ir->route.c[c];
             for (int v = rc->vc_lo; v <= rc->vc_hi; v++) {
                 const unsigned o = (unsigned)(rc->port * V + v);
-                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len))
+                if (!va_free(n, ports, &ovcs[o], rc->port, ir->len, w->now))
                     continue;
                 any = true;
                 const unsigned d = ring_dist(lin, ovcs[o].va_rr, nlin);
@@ -681,7 +683,7 @@ static void va_alloc_islip(struct net *n, struct net_part *w, uint32_t r, struct
     for (int i = 0; i < nreq; i++)
         if (req[i].done)
             va_islip_accept(n, ports, ivcs, ovcs, &iroute[req[i].lin], best, req[i].lin, nlin,
-                            V, false);
+                            V, false, w->now);
     /* clear the grants for the next router (only the asking heads set any) */
     for (int i = 0; i < nreq; i++) {
         if (!req[i].done)
@@ -760,7 +762,7 @@ HOT void sw_alloc_islip(struct net *n, struct net_part *w, uint32_t r, const int
     }
     if (ANY(M)) /* the recovery lane has these links this cycle */
         for (uint64_t om = outs_any; om; om &= om - 1)
-            if (__builtin_expect(n->prare[gp0 + __builtin_ctzll(om)].stolen == n->now + 1, 0))
+            if (__builtin_expect(n->prare[gp0 + __builtin_ctzll(om)].stolen == w->now + 1, 0))
                 outs_any &= ~(om & -om);
     uint64_t granted[64]; /* outputs that granted input p */
     const uint64_t gin = islip_grant(ports, omask, outs_any, granted);
@@ -857,7 +859,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ivc_route *iroute = &n->iroute[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     struct va_req *req = w->va_scratch;
     int nreq = 0;
     /* RM_PLAIN and RM_ISLIP with the ready mask (the speedup-1 cycles'):
@@ -912,11 +914,12 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                            * and PB's source choice): va_choose's scan, inlined */
                           ? net_va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                            n->switching == SW_VCT ? (int32_t)ir->len : 0,
-                                           p * V + v, &op, &ov, false, false)
+                                           p * V + v, &op, &ov, false, false, now)
                       : ANY(M) && n->ob_credits
                           ? va_choose_obq(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
-                                          &ov)
-                          : net_va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op, &ov)))
+                                          &ov, now)
+                          : net_va_choose(n, r, ports, ovcs, &ir->route, ir->len, p * V + v, &op,
+                                          &ov, now)))
                 req[nreq++] = (struct va_req){(uint16_t)(p * V + v), (uint16_t)op,
                                               (uint8_t)ov, 0};
             else if (ANY(M) && n->central && n->arb_requeue)
@@ -999,7 +1002,7 @@ HOT void router_step_impl(struct net *n, struct net_part *w, uint32_t r, const i
     struct port *ports = &n->ports[gp0];
     struct ivc *ivcs = &n->ivcs[(size_t)gp0 * V];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
 
     /* Mobility: counted buffers holding a flit as the cycle starts (the
      * router's own record, n->router_mob: step_router). */
@@ -1288,7 +1291,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
         onto_link(n, w, r, op, gop, o, (uint32_t)ovn, f, n->xbar_delay + op->latency, RM_PLAIN,
                   tor, tor == 2, ls);
         if (lr) /* onto_link's last step in RM_ANY */
-            count_link(n, gop);
+            count_link(n, gop, now);
         if (o->credits == 0 && (tor || !op->out_unlimited)) /* out of room: not ready (n->vready) */
             n->vready[gp0 + (uint32_t)p] &= ~(1ULL << v);
     }
@@ -1552,7 +1555,7 @@ static __attribute__((noinline)) bool va_islip1_head(struct net *n, struct net_p
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
     struct ivc *iv = &ivcs[lin];
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     if (iv->state == IVC_IDLE &&
         !net_route_front(n, w, r, p, v, iv, ir, now, false, false, false, NULL))
         return false;
@@ -1561,7 +1564,7 @@ static __attribute__((noinline)) bool va_islip1_head(struct net *n, struct net_p
             return true; /* still routing (or RECOVER) */
         iv->state = IVC_VA;
     }
-    if (!va_islip_accept(n, ports, ivcs, ovcs, ir, NULL, lin, (unsigned)(P * V), V, true))
+    if (!va_islip_accept(n, ports, ivcs, ovcs, ir, NULL, lin, (unsigned)(P * V), V, true, now))
         va_islip_none(n, r, ovcs, ir, lin, V);
     return true;
 }
@@ -1664,19 +1667,19 @@ HOT void islip1_step(struct net *n, struct net_part *w, uint32_t r, const int P,
 
 static void router_step_islip1(struct net *n, struct net_part *w, uint32_t r)
 {
-    islip1_step(n, w, r, n->P, n->V, n->now, 0, n->router_mob);
+    islip1_step(n, w, r, n->P, n->V, w->now, 0, n->router_mob);
 }
 
 static void router_step_plain1(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, n->now, true, false, false, n->router_mob, n->sw_hold);
+    plain1_step(n, w, r, n->P, n->V, w->now, true, false, false, n->router_mob, n->sw_hold);
 }
 
 /* router_step_plain1 keeping the link records (n->link_first: a
  * collective's, net_record_links). */
 static void router_step_plain1_rec(struct net *n, struct net_part *w, uint32_t r)
 {
-    plain1_step(n, w, r, n->P, n->V, n->now, true, true, false, n->router_mob, n->sw_hold);
+    plain1_step(n, w, r, n->P, n->V, w->now, true, true, false, n->router_mob, n->sw_hold);
 }
 
 static void router_step_any(struct net *n, struct net_part *w, uint32_t r)
@@ -1809,7 +1812,7 @@ HOT void run_routers(struct net *n, struct net_part *w, router_step_fn step, con
     const uint32_t w0 = w->r_lo / 64, w1 = (w->r_hi + 63) / 64;
     /* read once: the routers' stores of bytes could alias them */
     const int P = n->P, V = n->V;
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     /* the torus's loops (no router's cycle there sets another's bit) drop
      * the emptied routers of a word at once */
     const bool drop_once = ((inlined & 15) >= 5 && (inlined & 15) <= 8) || inlined == 10;
@@ -1946,6 +1949,7 @@ void net_part_routers(struct net *n, struct net_part *w)
 void router_step(struct net *n, struct net_part *w, uint32_t r)
 {
     net_wheel_turn(n); /* the tests' entry: net_step's turn */
+    w->now = n->now;
     net_credit_queues(n, w);
-    step_router(n, w, r, n->P, n->V, n->now, router_step_for(n), 0, n->router_mob);
+    step_router(n, w, r, n->P, n->V, w->now, router_step_for(n), 0, n->router_mob);
 }

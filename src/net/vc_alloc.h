@@ -21,15 +21,16 @@ typedef void (*net_route_inline_fn)(const struct net *n, uint32_t r, const struc
  * several candidates (va_choose); a metapacket's route (meta_route). */
 bool net_alloc_vcs_plain(struct net *n, struct net_part *w, uint32_t r, uint64_t pm);
 bool net_va_choose(struct net *n, uint32_t r, const struct port *ports, const struct ovc *ovcs,
-                   const struct route_result *route, uint32_t len, int lin, int *op, int *ov);
+                   const struct route_result *route, uint32_t len, int lin, int *op, int *ov,
+                   uint64_t now);
 void net_meta_route(struct net *n, uint32_t pid, struct route_result *out);
 
 /* Is output VC o free for a head now? Owned, or (router.va_stage) freed by a
  * tail in the last cycle: BookSim's allocation stage sees it now, its
  * switch stage next cycle, so the head crosses no earlier than then. */
-static inline bool net_va_ovc_free(const struct net *n, const struct ovc *o)
+static inline bool net_va_ovc_free(const struct net *n, const struct ovc *o, const uint64_t now)
 {
-    return o->owner < 0 && !(n->va_stage && n->ovc_freed[o - n->ovcs] == (uint32_t)(n->now - 1));
+    return o->owner < 0 && !(n->va_stage && n->ovc_freed[o - n->ovcs] == (uint32_t)(now - 1));
 }
 
 /* obq: router.obuf_credits = downstream, where a flit needs a slot of the
@@ -70,7 +71,7 @@ static inline bool net_va_vc_drained(const struct net *n, const struct port *op,
 VA_HOT bool
 net_va_choose_cand(const struct net *n, const struct port *ports, const struct ovc *ovcs,
                const struct route_cand *rc, int32_t need, int lin, int *op, int *ov,
-               const bool obq, const bool wrap)
+               const bool obq, const bool wrap, const uint64_t now)
 {
     const int V = n->V;
     int best = -1;
@@ -90,7 +91,8 @@ net_va_choose_cand(const struct net *n, const struct port *ports, const struct o
         /* (start + i) % span by a compare (start < span): no division a VC */
         int v = rc->vc_lo + (wrap ? k : start + i < span ? start + i : start + i - span);
         const struct ovc *o = &ovcs[rc->port * V + v];
-        if (!net_va_ovc_free(n, o) || (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
+        if (!net_va_ovc_free(n, o, now) ||
+            (n->atomic_vc && !net_va_vc_drained(n, &ports[rc->port], o)))
             continue;
         int32_t room = out_room_as(n, &ports[rc->port], o, obq);
         if (room < need || room <= best_room)
@@ -246,7 +248,7 @@ VA_HOT bool net_alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int 
     struct ivc *iv = &n->ivcs[(size_t)gp0 * V + (size_t)lin];
     struct ivc_route *ir = &n->iroute[(size_t)gp0 * V + (size_t)lin];
     struct ovc *ovcs = &n->ovcs[(size_t)gp0 * V];
-    const uint64_t now = n->now;
+    const uint64_t now = w->now;
     bool again = false; /* it asked and failed before */
     if (iv->state == IVC_IDLE) {
         if (!net_route_front(n, w, r, p, v, iv, ir, now, false, true, false, route))
@@ -266,8 +268,8 @@ VA_HOT bool net_alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int 
                                     n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op, &ov)
                     : net_va_choose_cand(n, ports, ovcs, &ir->route.c[0],
                                      n->switching == SW_VCT ? (int32_t)ir->len : 0, lin, &op,
-                                     &ov, false, true))
-             : net_va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov))) {
+                                     &ov, false, true, now))
+             : net_va_choose(n, r, ports, ovcs, &ir->route, ir->len, lin, &op, &ov, now))) {
         /* its request, alone: granted */
         struct ovc *o = &ovcs[op * V + ov];
         const int nlin = P * V;
