@@ -27,10 +27,10 @@ const struct saturn_param sim_params[] = {
      "threads that step this one network (routers split into blocks of 64, so at most one "
      "thread per 64 routers is used); the result is the same bit for bit for any number"},
     {"sim.block_cycles", SATURN_PARAM_INT, "16", 0, 1024, NULL,
-     "on one thread, step the routers in partitions of 64, each up to this many cycles in a row "
-     "where no link or credit between two partitions is shorter (a large Dragonfly: its lines "
-     "stay in the caches); the result is the same bit for bit but for packet ids (0: cycle by "
-     "cycle)"},
+     "step the routers in partitions of 64, each up to this many cycles in a row where no link "
+     "or credit between two partitions is shorter (a large Dragonfly: its lines stay in the "
+     "caches), the partitions shared among sim.threads threads; the result is the same bit for "
+     "bit but for packet ids (0: cycle by cycle)"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},
     {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,
