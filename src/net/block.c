@@ -221,23 +221,9 @@ int net_block_run(struct net *n)
         n->queued_flits -= w->blk_flits;
         n->flits_in_net += w->blk_flits;
         n->flits_injected += w->blk_flits;
-        struct net_block_counts before = counts_now(n);
-        for (uint32_t i = 0; i < w->sk_n && !n->failed; i++) {
-            const struct net_sink_rec *e = &w->sk[i];
-            if (i == 0 || e->j != w->sk[i - 1].j) {
-                if (i) {
-                    counts_add(&n->blk[w->sk[i - 1].j], n, &before);
-                    before = counts_now(n);
-                }
-                n->now = t0 + e->j;
-            }
-            net_sink_flit(n, e->node, e->f);
-            if (n->last_move > last)
-                last = n->last_move;
-        }
-        if (w->sk_n)
-            counts_add(&n->blk[w->sk[w->sk_n - 1].j], n, &before);
-        w->sk_n = 0;
+        net_sinks_replay(n, w, t0, n->blk); /* (cycle by cycle: n->last_move rises) */
+        if (n->last_move > last)
+            last = n->last_move;
         n->flit_hops += w->flit_hops;
         nv += w->cyc_nv;
         na += w->cyc_na;

@@ -1275,6 +1275,25 @@ static inline __attribute__((always_inline)) void sink_flit(struct net *n, uint3
 
 void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, f); }
 
+void net_sinks_replay(struct net *n, struct net_part *w, uint64_t t0,
+                      struct net_block_counts *blk)
+{
+    const struct net_sink_rec *const sk = w->sk;
+    const uint32_t m = w->sk_n;
+    for (uint32_t i = 0; i < m && !n->failed;) {
+        const uint32_t j = sk[i].j;
+        n->now = t0 + j;
+        const int64_t p0 = (int64_t)n->packets_in_net, q0 = (int64_t)n->queued_packets,
+                      b0 = (int64_t)(n->queued_flits + n->flits_in_net);
+        for (; i < m && sk[i].j == j; i++)
+            sink_flit(n, sk[i].node, sk[i].f);
+        blk[j].packets_in_net += (int64_t)n->packets_in_net - p0;
+        blk[j].queued_packets += (int64_t)n->queued_packets - q0;
+        blk[j].backlog_flits += (int64_t)(n->queued_flits + n->flits_in_net) - b0;
+    }
+    w->sk_n = 0;
+}
+
 /* Flits a router of partition w sent to its own routers (net_send_direct)
  * and arriving now, listed in aq (one of its due slots): they are in their
  * rings already and count from now on; their masks are set as an event's

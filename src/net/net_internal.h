@@ -506,5 +506,10 @@ static inline __attribute__((always_inline)) void net_fused_arrivals(struct net 
 void net_part_routers(struct net *n, struct net_part *w); /* router.c */
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);
+/* Partition w's sinks of a block that began at cycle t0 (w->sk, by cycle),
+ * delivered in the order they came, each at its cycle (n->now): blk[j]
+ * gains what cycle j's changed in the counts. */
+void net_sinks_replay(struct net *n, struct net_part *w, uint64_t t0,
+                      struct net_block_counts *blk);
 
 #endif
