@@ -1008,18 +1008,16 @@ static void blocks_dragonfly_variants(void **state)
 /* Blocks on several threads (sim.threads > 1, net/block.c): each thread
  * steps its partitions' block, and the result is the one-thread block
  * run's, field for field (that one is cycle by cycle's: above), on
- * min(T, partitions) threads, with the same cycles in blocks. The
- * routings and variants of the tests above. It fails when a partition
+ * min(T, partitions) threads, with the same cycles in blocks: Base
+ * adversarial, MIN past saturation with the drain, short links (blocks
+ * of 7), the phases workload, BookSim's router. It fails when a partition
  * reads the network's cycle (n->now) instead of its own in a block. */
 static void blocks_on_threads(void **state)
 {
     (void)state;
     const char *const cases[][8] = {
         {"routing.algorithm=base", "traffic.pattern=adversarial", NULL},
-        {"routing.algorithm=ugal", "traffic.pattern=adversarial", NULL},
-        {"routing.algorithm=olm", "traffic.flit_rate=0.5", NULL},
         {"routing.algorithm=min", "traffic.flit_rate=0.9", "steady.drain_max=300"},
-        {"router.switching=wormhole", "traffic.flit_rate=0.5", NULL},
         {DF_SHORT, "traffic.flit_rate=0.5"},
         {"sim.workload=phases", "phases.list=250:0.3:uniform,300:0.3:adversarial,150:0.6:uniform",
          "phases.warmup=150"},
@@ -1042,7 +1040,9 @@ static void blocks_on_threads(void **state)
             fail_msg("one thread: rc %d (%s), %llu cycles in blocks", one.rc, one.err.msg,
                      (unsigned long long)one.r.block_cycles);
         }
-        for (size_t t = 0; t < sizeof thread_counts / sizeof *thread_counts; t++) {
+        /* (2 and 3: equal and unequal shares of the 5 partitions; the
+         * sanitizers' build runs this suite slowly) */
+        for (size_t t = 0; t < 2; t++) {
             record_words(kv, thread_counts[t], false, false, &par);
             struct diff d = {0};
             diff_recs(&d, &one, &par);
