@@ -969,10 +969,25 @@ static void blocks_dragonfly_routings(void **state)
     }
 }
 
+/* Appends extra's words (up to n, NULL ends them early) to the NULL-ended
+ * list kv of cap entries. */
+static void words_append(const char **kv, size_t cap, const char *const *extra, size_t n)
+{
+    size_t m = 0;
+    while (kv[m])
+        m++;
+    for (size_t k = 0; k < n && extra[k]; k++) {
+        assert_true(m + 1 < cap);
+        kv[m++] = extra[k];
+    }
+    kv[m] = NULL;
+}
+
 /* Past saturation (the drain runs cycle by cycle), short links, wormhole,
  * one-flit packets, a window not a multiple of the block, the growth fitted
  * over a longer span, the window by delivery, bursts, short entropy windows,
- * the phases workload (a pattern change, paper 004's transients). */
+ * the phases workload (a pattern change, paper 004's transients),
+ * BookSim's input-queued router. */
 static void blocks_dragonfly_variants(void **state)
 {
     (void)state;
@@ -994,12 +1009,7 @@ static void blocks_dragonfly_variants(void **state)
         /* (a variant's words come later and win) */
         const char *kv[32] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.4", "steady.warmup=300",
                               "steady.measure=400", "routing.algorithm=base"};
-        size_t m = 0;
-        while (kv[m])
-            m++;
-        for (size_t k = 0; k < 7 && variants[i][k]; k++)
-            kv[m++] = variants[i][k];
-        kv[m] = NULL;
+        words_append(kv, 32, variants[i], 7);
         struct saturn_results r = same_in_blocks(kv, 300);
         saturn_results_free(&r);
     }
@@ -1027,12 +1037,7 @@ static void blocks_on_threads(void **state)
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
         const char *kv[32] = {DF_BLOCKS, DF_LONG, "traffic.flit_rate=0.3", "steady.warmup=300",
                               "steady.measure=400", "routing.algorithm=base"};
-        size_t m = 0;
-        while (kv[m])
-            m++;
-        for (size_t k = 0; k < 8 && cases[i][k]; k++)
-            kv[m++] = cases[i][k];
-        kv[m] = NULL;
+        words_append(kv, 32, cases[i], 8);
         struct rec one, par;
         record_words(kv, 1, false, false, &one);
         if (one.rc || one.r.block_cycles < 300) {
