@@ -141,23 +141,16 @@ static void defer_sinks(struct net *n, struct net_part *w, uint32_t j)
     size_t due[NET_NEAR + 1];
     const uint32_t ndue = net_due_slots(n, w->now, due), lane = net_sink_lane(n, w->index);
     for (uint32_t d = 0; d < ndue; d++) {
-        struct evq *q = &w->wheel[due[d] * n->nq + lane];
-        if (!q->n)
-            continue;
-        if (w->sk_n + q->n > w->sk_cap) {
-            uint32_t cap = w->sk_cap ? w->sk_cap : 256;
-            while (cap < w->sk_n + q->n)
-                cap *= 2;
-            struct net_sink_rec *sk = realloc(w->sk, (size_t)cap * sizeof *sk);
-            if (!sk) {
+        struct evq *q = &w->wheel[due[d] * n->nq + lane], *sk = &w->sinks;
+        while (sk->n + q->n > sk->cap)
+            if (!net_evq_grow(sk)) {
                 fprintf(stderr, "saturn: out of memory\n");
                 abort();
             }
-            w->sk = sk;
-            w->sk_cap = cap;
+        for (uint32_t i = 0; i < q->n; i++) {
+            sk->e[sk->n] = q->e[i];
+            sk->e[sk->n++].vc = (uint16_t)j; /* (block_max <= 1024: sim.block_cycles) */
         }
-        for (uint32_t i = 0; i < q->n; i++)
-            w->sk[w->sk_n++] = (struct net_sink_rec){j, q->e[i].target, q->e[i].f};
         q->n = 0;
     }
 }
@@ -175,7 +168,7 @@ void net_block_thread(struct net *n, uint32_t t)
     const uint32_t len = n->blk_len;
     for (uint32_t k = n->thr_lo[t]; k < n->thr_lo[t + 1]; k++) {
         struct net_part *w = &n->parts[k];
-        w->sk_n = 0;
+        w->sinks.n = 0;
         w->blk_flits = 0;
         memset(w->blk_started, 0, (size_t)len * sizeof *w->blk_started);
         for (uint32_t j = 0; j < len && !w->failed; j++) {
@@ -210,18 +203,7 @@ int net_block_run(struct net *n)
     uint64_t nv = 0, na = 0, last = n->last_move;
     for (uint32_t k = 0; k < n->nparts && !n->failed; k++) {
         struct net_part *w = &n->parts[k];
-        uint64_t started = 0;
-        for (uint32_t j = 0; j < len; j++) {
-            n->blk[j].packets_in_net += w->blk_started[j];
-            n->blk[j].queued_packets -= w->blk_started[j];
-            started += w->blk_started[j];
-        }
-        n->queued_packets -= started;
-        n->packets_in_net += started;
-        n->queued_flits -= w->blk_flits;
-        n->flits_in_net += w->blk_flits;
-        n->flits_injected += w->blk_flits;
-        net_sinks_replay(n, w, t0, n->blk); /* (cycle by cycle: n->last_move rises) */
+        net_part_block_end(n, w, t0, len, n->blk); /* (cycle by cycle: n->last_move rises) */
         if (n->last_move > last)
             last = n->last_move;
         n->flit_hops += w->flit_hops;

@@ -1275,24 +1275,6 @@ static inline __attribute__((always_inline)) void sink_flit(struct net *n, uint3
 
 void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, f); }
 
-void net_sinks_replay(struct net *n, struct net_part *w, uint64_t t0,
-                      struct net_block_counts *blk)
-{
-    const struct net_sink_rec *const sk = w->sk;
-    const uint32_t m = w->sk_n;
-    for (uint32_t i = 0; i < m && !n->failed;) {
-        const uint32_t j = sk[i].j;
-        n->now = t0 + j;
-        const int64_t p0 = (int64_t)n->packets_in_net, q0 = (int64_t)n->queued_packets,
-                      b0 = (int64_t)(n->queued_flits + n->flits_in_net);
-        for (; i < m && sk[i].j == j; i++)
-            sink_flit(n, sk[i].node, sk[i].f);
-        blk[j].packets_in_net += (int64_t)n->packets_in_net - p0;
-        blk[j].queued_packets += (int64_t)n->queued_packets - q0;
-        blk[j].backlog_flits += (int64_t)(n->queued_flits + n->flits_in_net) - b0;
-    }
-    w->sk_n = 0;
-}
 
 /* Flits a router of partition w sent to its own routers (net_send_direct)
  * and arriving now, listed in aq (one of its due slots): they are in their
@@ -1629,15 +1611,21 @@ static inline __attribute__((always_inline)) void inject_range(struct net *n, ui
     }
 }
 
+/* The sources' tally into the network's counts. */
+static void sources_counted(struct net *n, const struct src_tally *c)
+{
+    n->queued_packets -= c->started;
+    n->packets_in_net += c->started;
+    n->queued_flits -= c->flits;
+    n->flits_in_net += c->flits;
+    n->flits_injected += c->flits;
+}
+
 void net_inject_nodes(struct net *n, uint32_t lo, uint32_t hi, struct net_part *own)
 {
     struct src_tally c = {0, 0};
     inject_range(n, lo, hi, own, n->now, &c);
-    n->queued_packets -= c.started;
-    n->packets_in_net += c.started;
-    n->queued_flits -= c.flits;
-    n->flits_in_net += c.flits;
-    n->flits_injected += c.flits;
+    sources_counted(n, &c);
     if (c.flits)
         n->last_move = n->now;
 }
@@ -1650,6 +1638,32 @@ void net_inject_part(struct net *n, struct net_part *w, uint32_t j)
     w->blk_flits += c.flits;
     if (c.flits)
         w->last_move = w->now;
+}
+
+void net_part_block_end(struct net *n, struct net_part *w, uint64_t t0, uint32_t len,
+                        struct net_block_counts *blk)
+{
+    struct src_tally c = {0, w->blk_flits};
+    for (uint32_t j = 0; j < len; j++) { /* a start: one more in the net, one less queued */
+        blk[j].packets_in_net += w->blk_started[j];
+        blk[j].queued_packets -= w->blk_started[j];
+        c.started += w->blk_started[j];
+    }
+    sources_counted(n, &c);
+    const struct event *const sk = w->sinks.e;
+    const uint32_t m = w->sinks.n;
+    for (uint32_t i = 0; i < m && !n->failed;) {
+        const uint32_t j = sk[i].vc;
+        n->now = t0 + j;
+        const int64_t p0 = (int64_t)n->packets_in_net, q0 = (int64_t)n->queued_packets,
+                      b0 = (int64_t)(n->queued_flits + n->flits_in_net);
+        for (; i < m && sk[i].vc == j; i++)
+            sink_flit(n, sk[i].target, sk[i].f);
+        blk[j].packets_in_net += (int64_t)n->packets_in_net - p0;
+        blk[j].queued_packets += (int64_t)n->queued_packets - q0;
+        blk[j].backlog_flits += (int64_t)(n->queued_flits + n->flits_in_net) - b0;
+    }
+    w->sinks.n = 0;
 }
 
 /* One cycle: arrivals, routers, the controller's look, then the sources.

@@ -346,11 +346,11 @@ struct net_part {
      * thread order, they are read in the order one thread sends them. */
     struct creditq **arrive_by;
     /* A block's record of what is left to the serial phase after it
-     * (net/block.c): the flits that reached its nodes, by cycle (the sinks
+     * (net/block.c): the flits that reached its nodes, in the order they
+     * came, as their sink events with the block's cycle in vc (the sinks
      * wait for the block's end), the packets its sources started in each
      * cycle and the flits they sent. */
-    struct net_sink_rec { uint32_t j, node; flit_t f; } *sk;
-    uint32_t sk_n, sk_cap;
+    struct evq sinks;
     uint32_t *blk_started;  /* block_max entries */
     uint64_t blk_flits;
 };

@@ -506,10 +506,11 @@ static inline __attribute__((always_inline)) void net_fused_arrivals(struct net 
 void net_part_routers(struct net *n, struct net_part *w); /* router.c */
 /* A flit reaches its node (checks destination, order, uniqueness). */
 void net_sink_flit(struct net *n, uint32_t node, flit_t f);
-/* Partition w's sinks of a block that began at cycle t0 (w->sk, by cycle),
- * delivered in the order they came, each at its cycle (n->now): blk[j]
- * gains what cycle j's changed in the counts. */
-void net_sinks_replay(struct net *n, struct net_part *w, uint64_t t0,
-                      struct net_block_counts *blk);
+/* The serial rest of partition w's block of len cycles from t0: what its
+ * sources started and sent (blk_started, blk_flits) into the counts, then
+ * its sinks (w->sinks) delivered in the order they came, each at its cycle
+ * (n->now); blk[j] gains what cycle j changed in the counts. */
+void net_part_block_end(struct net *n, struct net_part *w, uint64_t t0, uint32_t len,
+                        struct net_block_counts *blk);
 
 #endif

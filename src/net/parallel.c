@@ -265,7 +265,7 @@ void net_partition_free(struct net *n)
             for (size_t i = 0; i < n->slots; i++)
                 free(w->arrive[i].i);
         free(w->arrive);
-        free(w->sk);
+        free(w->sinks.e);
         free(w->blk_started);
         free(w->fz);
         free(w->ev_at);
