@@ -58,25 +58,18 @@ bool net_audit(struct net *n)
     size_t nvc = (size_t)n->topo.routers * n->P * V;
     uint64_t held = 0, meta_held = 0;
     const uint32_t Vd = (uint32_t)n->Vd;
-    int64_t *flow = calloc(nvc, sizeof *flow);     /* per input VC */
-    int64_t *nodeflow = calloc((size_t)n->nnodes * V, sizeof *nodeflow);
-    int64_t *xbar = calloc(nvc, sizeof *xbar); /* flits crossing into output buffers */
-    if (!flow || !nodeflow || !xbar) {
-        free(flow);
-        free(nodeflow);
-        free(xbar);
+    /* per input VC: flits held or on their way (flow), crossing into output
+     * buffers (xbar), listed to arrive (listed); per node and VC: credits on
+     * their way back to the node (nodeflow) */
+    const size_t nnv = (size_t)n->nnodes * V, scratch = 3 * nvc + nnv;
+    if (!n->audit_scratch && !(n->audit_scratch = malloc(scratch * sizeof *n->audit_scratch)))
         return true; /* cannot audit without memory; not a network fault */
-    }
+    memset(n->audit_scratch, 0, scratch * sizeof *n->audit_scratch);
+    int64_t *const flow = n->audit_scratch, *const xbar = flow + nvc, *const listed = xbar + nvc,
+                   *const nodeflow = listed + nvc;
     /* A flit sent without an event (net_send_direct) is in its ring
      * already, pending until it arrives: listed once in its arrival slot
      * (with output buffers, net_send_deferred: listed, not in the ring). */
-    int64_t *listed = calloc(nvc, sizeof *listed);
-    if (!listed) {
-        free(flow);
-        free(nodeflow);
-        free(xbar);
-        return true;
-    }
     /* With output buffers the flit is not in the ring before it arrives:
      * the entry carries it (net_send_deferred, three words). */
     const uint32_t step = n->obuf_on ? 3 : 1;
@@ -145,6 +138,7 @@ bool net_audit(struct net *n)
     held += n->lane_flits;
     bool ok = true;
     char msg[300];
+    const bool keeps_ready = router_keeps_ready(n); /* (asked once: not per VC) */
     for (size_t i = 0; ok && i < nvc; i++) {
         const struct ivc *iv = &n->ivcs[i];
         const uint32_t coming = n->obuf_on ? (uint32_t)listed[i] : iv->pending;
@@ -162,7 +156,6 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    free(listed);
     if (held != n->flits_in_net) {
         snprintf(msg, sizeof msg, "%llu flits held or in flight, counters say %llu",
                  (unsigned long long)held, (unsigned long long)n->flits_in_net);
@@ -248,7 +241,7 @@ bool net_audit(struct net *n)
     }
     /* The ready VCs router_step_plain1 picks from are those holding an
      * output VC with room. */
-    for (size_t i = 0; ok && n->vready && router_keeps_ready(n) && i < nvc; i++) {
+    for (size_t i = 0; ok && n->vready && keeps_ready && i < nvc; i++) {
         const bool bit = (n->vready[i / V] >> (i % V)) & 1;
         if (bit != net_ready_ok(n, (uint32_t)(i / V), (uint32_t)(i % V))) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: %s in the ready mask", i / V, i % V,
@@ -262,7 +255,7 @@ bool net_audit(struct net *n)
      * (n->va_on), so that skipping its VC allocation (plain1_step,
      * alloc_vcs) grants nothing that would be granted, until one of them
      * frees and wakes it. The notes seen are counted (n->audit_noted). */
-    for (size_t gp = 0; ok && n->va_hope && router_keeps_ready(n) && gp < nvc / V; gp++) {
+    for (size_t gp = 0; ok && n->va_hope && keeps_ready && gp < nvc / V; gp++) {
         const size_t r = gp / (size_t)n->P, p = gp % (size_t)n->P;
         const uint64_t h = (n->va_hp[r] >> p) & 1 ? n->va_hope[gp] : 0;
         if (h & ~(n->ports[gp].nonempty & ~n->ports[gp].active)) {
@@ -340,9 +333,6 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    free(flow);
-    free(nodeflow);
-    free(xbar);
     return ok;
 }
 

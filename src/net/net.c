@@ -981,6 +981,7 @@ void net_destroy(struct net *n)
     free(n->va_hp);
     free(n->va_hope);
     free(n->va_on);
+    free(n->audit_scratch);
     free(n->ports);
     free(n->prare);
     free(n->ccls);

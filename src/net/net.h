@@ -441,6 +441,9 @@ struct net {
                                seizing a VC and by any other cycle than the speedup-1 one */
     uint64_t audit_noted;   /* heads the audit (sim.check_invariants) found noted in va_hope,
                                summed over the cycles it ran: the tests' view of the notes */
+    int64_t *audit_scratch; /* the audit's tallies (net_audit: 3 * routers * P * V + nodes * V),
+                               kept between its calls: a debug build audits every cycle, and
+                               fresh zeroed pages each time were a tenth of its cost */
     uint64_t *va_on;        /* with vready, per output VC (routers * P * V): the input ports
                                of its router with a head in va_hope that asks for it (a
                                superset: a port woken, or whose head left, may stay) */
