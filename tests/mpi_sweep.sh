@@ -77,9 +77,10 @@ for s in short long; do
     { TIMEFORMAT=%U; time "${sweep[@]}" $o --csv "$tmp/serial-$s.csv" -j 1 -q ||
         no "single-process sweep: exit $?"; } 2>"$tmp/cpu"
     [ "$(rows "$tmp/serial-$s.csv")" = 10 ] && ok || no "single-process sweep: not 10 rows"
-    # the short sweep over 1 CPU-second (Release: 0.1-0.2, the sanitizers'
-    # build 3 since its audit is optimised, 2026-12-03: at a threshold of 3 it
-    # passed for Release and ran the 400,000-cycle kills, 16 minutes): a slow build
+    # the short sweep over 1 CPU-second (Release: 0.1-0.2 s; the sanitizers'
+    # build about 3 s since its audit is optimised, 2026-12-03, so that a
+    # threshold of 3 took it for Release and ran 400,000-cycle kills for
+    # 16 minutes): a slow build
     [ $s = short ] && awk 'END { exit !($NF > 1) }' "$tmp/cpu" && long=(steady.measure=5000)
 done
 sweep_long=("${sweep[@]}" "${long[@]}")
