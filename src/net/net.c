@@ -1057,6 +1057,8 @@ uint32_t net_packet_new(struct net *n, uint32_t src, uint32_t dst,
     p->src = src;
     p->dst = dst;
     p->len = len;
+    if (len > n->pk_len_max)
+        n->pk_len_max = len;
     p->measured = measured;
     p->alive = 1;
     p->t_gen = n->now;
@@ -1371,10 +1373,18 @@ static bool list_arrivals(struct net *n, struct net_part *w, struct creditq *aq)
     struct net_arrival *const fz = w->fz;
     const uint32_t *const ai = aq->i;
     uint32_t k = w->fz_n;
+    const uint32_t V = (uint32_t)n->V;
     for (uint32_t i = 0; i < 3 * na; i += 3, k++) {
         const uint32_t x = ai[i], r = (x >> 6) / P; /* (the port's line not fetched) */
         fz[k].x = x;
         fz[k].f = net_deferred_flit(&ai[i]);
+        if (fz[k].f.flags & FLIT_HEAD) {
+            /* its router routes it when it steps (net_route_front): its packet's
+             * record and its VC's routing line, both beyond the caches on
+             * paper 004's network, fetched meanwhile */
+            __builtin_prefetch(&n->pk[fz[k].f.pid]);
+            __builtin_prefetch(&n->iroute[(size_t)(x >> 6) * V + (x & 63)]);
+        }
         fz[k].next = head[r];
         head[r] = k;
         router_active[r >> 6] |= 1ULL << (r & 63);

@@ -477,6 +477,8 @@ struct net {
     uint32_t pk_cap, pk_live;
     uint32_t *pk_free;
     uint32_t pk_nfree;
+    uint32_t pk_len_max; /* the longest packet made so far (net_packet_new): a VCT head
+                            with this many credits needs no look at its record (link_ready) */
 
     /* The timing wheel: what arrives at cycle t (events, credits, arrivals)
      * is queued in a slot of the arrays above (struct net_part). A delay

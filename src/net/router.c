@@ -380,8 +380,8 @@ HOT bool link_ready(const struct net *n, const struct port *op, const struct ovc
         return false;
     const flit_t f = *fp = net_ob_front(n, o);
     int32_t need = 1;
-    if (n->switching == SW_VCT && (f.flags & FLIT_HEAD))
-        need = (int32_t)n->pk[f.pid].len;
+    if (n->switching == SW_VCT && (f.flags & FLIT_HEAD) && o->credits < (int32_t)n->pk_len_max)
+        need = (int32_t)n->pk[f.pid].len; /* (else room for any packet: its record not fetched) */
     return op->out_unlimited || (ANY(M) && n->ob_credits) || o->credits >= need;
 }
 
@@ -887,8 +887,18 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
-                if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)
+                if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0) {
+                    if (M == RM_PLAIN_OBUF && iv->state == IVC_ROUTING &&
+                        iv->ready - (uint32_t)now == 1) {
+                        /* it asks next cycle: its routing line and (routed again)
+                         * its packet's record, beyond the caches on paper 004's
+                         * network, fetched meanwhile (a run holds the packet's id) */
+                        __builtin_prefetch(ir);
+                        if (n->reroute && (iv->run & IVC_RUN))
+                            __builtin_prefetch(&n->pk[iv->run_pid]);
+                    }
                     continue; /* WAIT, RECOVER, or still routing */
+                }
                 iv->state = IVC_VA;
             }
             if (n->reroute && now > ir->t_front && v != n->Vd) {
