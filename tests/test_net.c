@@ -180,9 +180,9 @@ static void audit_catches_corruption(void **state)
     n.flits_in_net--;
     n.failed = false;
     assert_true(net_audit(&n));
-    n.ovcs[1].far_ivc++; /* router 0, port +x, vc 1 */
+    n.ovcs[1].far_arrival++; /* router 0, port +x, vc 1 */
     assert_false(net_audit(&n));
-    assert_non_null(strstr(n.fail_msg, "next VC"));
+    assert_non_null(strstr(n.fail_msg, "arrival entry"));
     net_destroy(&n);
     saturn_config_free(c);
 }
@@ -223,12 +223,28 @@ static void watchdog_longer_than_delays(void **state)
     saturn_config_free(c);
 }
 
-/* Arrivals without events (net_send_direct): a flit sent on a bounded link
- * or injected into a bounded injection VC is in the router's ring from the
- * cycle it leaves, but neither that VC's count nor any mask or counter of
- * its router shows it before it arrives, link_latency (inject_latency)
- * cycles later; the audit counts it on its way, and catches a flit that is
- * in a ring but listed to arrive nowhere. */
+/* The flits listed to arrive at each input VC (net_send_deferred's
+ * entries, three words each, in every partition's arrival slots), into
+ * listed[0 .. routers * P * V), as the audit counts them. */
+static void count_listed(const struct net *n, uint32_t *listed)
+{
+    const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
+    memset(listed, 0, nvc * sizeof *listed);
+    const uint32_t nlong = n->wheel_shared ? n->nthreads : 1;
+    for (size_t b = 0; b < (size_t)n->slots * n->nparts * nlong; b++) {
+        const struct creditq *q =
+            &n->parts[b / n->slots / nlong].arrive_by[b / n->slots % nlong][b % n->slots];
+        for (uint32_t j = 0; j < q->n; j += 3)
+            listed[(size_t)(q->i[j] >> 6) * (size_t)n->V + (q->i[j] & 63)]++;
+    }
+}
+
+/* Arrivals without events (net_send_deferred): a flit sent on a bounded
+ * link or injected into a bounded injection VC is listed to arrive from
+ * the cycle it leaves, its entry carrying it, but neither that VC's count
+ * nor any mask or counter of its router shows it before it arrives,
+ * link_latency (inject_latency) cycles later; the audit counts it on its
+ * way, and catches an entry listed for the wrong VC. */
 static void flit_on_link_unseen_until_it_arrives(void **state)
 {
     (void)state;
@@ -238,6 +254,8 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
                              &cfg);
     net_packet_new(n, 0, 1, 1, true); /* one flit, one hop */
     const size_t nvc = (size_t)n->topo.routers * (size_t)n->P * (size_t)n->V;
+    uint32_t *listed = calloc(nvc, sizeof *listed);
+    assert_non_null(listed);
     /* [0]: the injection VC's, [1]: the network VC's at the next router */
     long sent[2] = {-1, -1}, arrived[2] = {-1, -1};
     size_t which[2] = {0, 0};
@@ -245,41 +263,52 @@ static void flit_on_link_unseen_until_it_arrives(void **state)
     for (long c = 0; c < 40 && !n->packets_delivered; c++) {
         assert_int_equal(net_step(n), SATURN_OK);
         assert_true(net_audit(n));
+        count_listed(n, listed);
         for (size_t i = 0; i < nvc; i++) {
             struct ivc *iv = &n->ivcs[i];
             const uint32_t gp = (uint32_t)(i / (size_t)n->V), r = n->ports[gp].rp >> 6;
-            if (iv->pending) {
-                assert_int_equal(iv->pending, 1);
+            if (listed[i]) {
+                assert_int_equal(listed[i], 1);
                 const int k = n->ports[gp].kind == PORT_NET;
                 if (sent[k] < 0) {
                     sent[k] = c;
                     which[k] = i;
                 }
                 assert_int_equal(iv->count, 0);
+                assert_int_equal(iv->run, 0);
                 assert_int_equal(n->ports[gp].nonempty, 0);
                 assert_int_equal(n->rports[r], 0);
                 assert_int_equal(n->rocc[r], 0);
                 assert_int_equal(n->rnvc[r], 0);
                 assert_false((n->router_active[r >> 6] >> (r & 63)) & 1);
-                if (!corrupted) { /* a flit in a ring, not listed: the audit sees it */
+                if (!corrupted) { /* an entry naming the next VC: the audit sees it */
                     corrupted = true;
-                    iv->pending++;
+                    uint32_t *x = NULL;
+                    for (uint32_t p = 0; p < n->nparts && !x; p++)
+                        for (uint32_t s = 0; s < n->slots && !x; s++) {
+                            struct creditq *q = &n->parts[p].arrive_by[0][s];
+                            for (uint32_t j = 0; j < q->n && !x; j += 3)
+                                if ((size_t)(q->i[j] >> 6) * (size_t)n->V + (q->i[j] & 63) == i)
+                                    x = &q->i[j];
+                        }
+                    assert_non_null(x);
+                    *x ^= 1; /* VC 0 <-> 1 of the same port */
                     assert_false(net_audit(n));
-                    assert_non_null(strstr(n->fail_msg, "on their way"));
-                    iv->pending--;
+                    *x ^= 1;
                     n->failed = false;
                     assert_true(net_audit(n));
                 }
             }
         }
         for (int k = 0; k < 2; k++) /* counted in (and maybe sent on) this cycle */
-            if (sent[k] >= 0 && arrived[k] < 0 && !n->ivcs[which[k]].pending)
+            if (sent[k] >= 0 && arrived[k] < 0 && !listed[which[k]])
                 arrived[k] = c;
     }
     assert_int_equal(n->packets_delivered, 1);
     assert_true(sent[0] >= 0 && sent[1] > sent[0]);
     assert_int_equal(arrived[0] - sent[0], 2);
     assert_int_equal(arrived[1] - sent[1], 3);
+    free(listed);
     test_net_free(n, cfg);
 }
 
@@ -308,15 +337,17 @@ static void credit_back_after_its_delay(void **state)
          * ring starts again at slot 0 (net_ivc_take): its front tells
          * nothing. It left the injection VC in the cycle it took the link
          * (its packet's hop), and the network VC in the cycle that VC's
-         * count fell, or its flits on their way fell with the count not
+         * count fell, or its flits listed to arrive fell with the count not
          * rising (it arrived and left). */
-        uint32_t *count = calloc(nvc, sizeof *count), *pending = calloc(nvc, sizeof *pending);
-        assert_true(count && pending);
+        uint32_t *count = calloc(nvc, sizeof *count), *was_listed = calloc(nvc, sizeof *was_listed),
+                 *listed = calloc(nvc, sizeof *listed);
+        assert_true(count && was_listed && listed);
         bool net_out = false, inj_out = false;
         for (long c = 0; c < 40; c++) {
             assert_int_equal(net_step(n), SATURN_OK);
             assert_true(net_audit(n));
             bool net_low = false, inj_low = false;
+            count_listed(n, listed);
             for (size_t i = 0; i < nvc; i++) {
                 const struct port *pt = &n->ports[i / (size_t)n->V];
                 if (pt->kind == PORT_NET && n->ovcs[i].credits != cap) {
@@ -325,10 +356,10 @@ static void credit_back_after_its_delay(void **state)
                 }
                 const struct ivc *iv = &n->ivcs[i];
                 if (pt->kind == PORT_NET && (iv->count < count[i] ||
-                                             (iv->pending < pending[i] && iv->count == count[i])))
+                                             (listed[i] < was_listed[i] && iv->count == count[i])))
                     left_net = c; /* the flit left this input VC in cycle c */
                 count[i] = iv->count;
-                pending[i] = iv->pending;
+                was_listed[i] = listed[i];
             }
             if (left_inj < 0 && n->pk[pid].hops)
                 left_inj = c;
@@ -349,7 +380,8 @@ static void credit_back_after_its_delay(void **state)
         assert_int_equal(inj_back - left_inj, 3);
         assert_int_equal(net_back - left_net, 3);
         free(count);
-        free(pending);
+        free(was_listed);
+        free(listed);
         /* a port whose credits would go elsewhere */
         for (size_t gp = 0; gp < nvc / (size_t)n->V; gp++)
             if (n->ports[gp].kind == PORT_NET) {
@@ -948,7 +980,7 @@ static void rings_restart_when_empty(void **state)
             assert_true(net_audit(n));
             for (size_t i = 0; i < nvc; i++) {
                 const struct ivc *iv = &n->ivcs[i];
-                if (iv->buf && (iv->count || iv->pending))
+                if (iv->buf && iv->count)
                     used_in[i] = 1;
                 else if (iv->buf && used_in[i]) {
                     assert_int_equal(iv->head, 0);
@@ -1072,7 +1104,7 @@ static void runs_exact(void **state)
 }
 
 /* An input VC's run (struct ivc, run) against a plain FIFO: random puts
- * (net_ivc_put_obuf) and takes (net_ivc_shift) of packets of 1 to 6 flits,
+ * (net_ivc_put) and takes (net_ivc_shift) of packets of 1 to 6 flits,
  * now and then a flit out of order, of another packet or with flags a run
  * cannot give back; after every step each flit held (net_ivc_at) and the
  * front (net_ivc_front) are the FIFO's, and both runs and spills happen. */
@@ -1100,7 +1132,7 @@ static void ivc_run_fifo(void **state)
                 pid++, seq = 0, len = 1 + (r >> 12) % 6;
             }
             const bool was_run = (iv.run & IVC_RUN) != 0;
-            net_ivc_put_obuf(&iv, f);
+            net_ivc_put(&iv, f);
             iv.count++;
             spilled += was_run && !(iv.run & IVC_RUN);
             ref[(rh + rn++) & 63] = f;

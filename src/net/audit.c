@@ -67,12 +67,10 @@ bool net_audit(struct net *n)
     memset(n->audit_scratch, 0, scratch * sizeof *n->audit_scratch);
     int64_t *const flow = n->audit_scratch, *const xbar = flow + nvc, *const listed = xbar + nvc,
                    *const nodeflow = listed + nvc;
-    /* A flit sent without an event (net_send_direct) is in its ring
-     * already, pending until it arrives: listed once in its arrival slot
-     * (with output buffers, net_send_deferred: listed, not in the ring). */
-    /* With output buffers the flit is not in the ring before it arrives:
-     * the entry carries it (net_send_deferred, three words). */
-    const uint32_t step = n->obuf_on ? 3 : 1;
+    /* A flit sent without an event is not in its VC before it arrives: its
+     * entry, listed once in its arrival slot, carries it (net_send_deferred,
+     * three words). */
+    const uint32_t step = 3;
     const uint32_t nlong = n->wheel_shared ? n->nthreads : 1; /* (struct net_part, arrive_by) */
     for (size_t b = 0; b < (size_t)n->slots * n->nparts * nlong; b++) {
         const struct creditq *q =
@@ -81,7 +79,7 @@ bool net_audit(struct net *n)
             listed[(size_t)(q->i[i] >> 6) * V + (q->i[i] & 63)]++;
     }
     for (size_t i = 0; i < nvc; i++) {
-        const uint32_t in = n->ivcs[i].count + (n->obuf_on ? (uint32_t)listed[i] : n->ivcs[i].pending);
+        const uint32_t in = n->ivcs[i].count + (uint32_t)listed[i];
         if (i % V == Vd)
             meta_held += in;
         else
@@ -141,16 +139,13 @@ bool net_audit(struct net *n)
     const bool keeps_ready = router_keeps_ready(n); /* (asked once: not per VC) */
     for (size_t i = 0; ok && i < nvc; i++) {
         const struct ivc *iv = &n->ivcs[i];
-        const uint32_t coming = n->obuf_on ? (uint32_t)listed[i] : iv->pending;
-        /* with output buffers nothing is pending: the field is the run (struct ivc) */
-        const uint32_t run = iv->run;
-        if ((!n->obuf_on && listed[i] != (int64_t)iv->pending) ||
-            (coming && iv->count + coming > iv->mask + 1)) {
-            snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits on their way in its ring, "
-                     "%lld listed to arrive (%u arrived, ring of %u)", i / V, i % V,
-                     n->obuf_on ? 0 : iv->pending, (long long)listed[i], iv->count, iv->mask + 1);
+        const uint32_t coming = (uint32_t)listed[i], run = iv->run;
+        if (coming && iv->count + coming > iv->mask + 1) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: %lld flits listed to arrive, %u "
+                     "arrived, ring of %u", i / V, i % V, (long long)listed[i], iv->count,
+                     iv->mask + 1);
             ok = audit_fail(n, msg);
-        } else if (n->obuf_on && (run & IVC_RUN ? !run_record_ok(n, iv) : run != 0)) {
+        } else if (run & IVC_RUN ? !run_record_ok(n, iv) : run != 0) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: a run record 0x%x of packet %u "
                      "holding %u flits", i / V, i % V, run, iv->run_pid, iv->count);
             ok = audit_fail(n, msg);
@@ -187,18 +182,16 @@ bool net_audit(struct net *n)
             ok = audit_fail(n, msg);
         }
     }
-    /* Without output buffers a network port's VC keeps where its flits go
-     * in the output buffer's fields (struct ovc: far_ivc, far_arrival, read
-     * by net_send_direct_o): they must name the link's far end. */
+    /* Without output buffers a network port's VC keeps its flits' arrival
+     * entry in the output buffer's fields (struct ovc: far_arrival, read by
+     * net_send_deferred_o): it must name the link's far end. */
     for (size_t i = 0; ok && !n->obuf_on && i < nvc; i++) {
         const struct port *out = &n->ports[i / V];
         const struct ovc *o = &n->ovcs[i];
         const uint32_t v = (uint32_t)(i % V);
-        if (out->kind == PORT_NET &&
-            (o->far_ivc != out->far_in * V + v || o->far_arrival != (out->far_in << 6 | v))) {
-            snprintf(msg, sizeof msg, "output port %zu vc %u: next VC %u, arrival entry %u; the "
-                     "link goes to input port %u", i / V, v, o->far_ivc, o->far_arrival,
-                     out->far_in);
+        if (out->kind == PORT_NET && o->far_arrival != (out->far_in << 6 | v)) {
+            snprintf(msg, sizeof msg, "output port %zu vc %u: arrival entry %u; the link goes "
+                     "to input port %u", i / V, v, o->far_arrival, out->far_in);
             ok = audit_fail(n, msg);
         }
     }

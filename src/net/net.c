@@ -369,10 +369,8 @@ static int build_buffers(struct net *n)
         const struct port *pt = &n->ports[gp];
         if (pt->kind == PORT_NET)
             o->credits = (int32_t)n->ports[pt->far_in].cap;
-        if (!n->obuf_on && pt->kind == PORT_NET) { /* (below 2^31 VCs: net_create) */
-            o->far_ivc = pt->far_in * (uint32_t)n->V + (uint32_t)v;
+        if (!n->obuf_on && pt->kind == PORT_NET) /* (below 2^26 ports: net_partition_build) */
             o->far_arrival = pt->far_in << 6 | (uint32_t)v;
-        }
         if (n->obuf_on && pt->kind == PORT_NET) {
             o->ob_space = n->obuf_unlimited ? INT32_MAX : (int32_t)n->obuf_cap;
             if (!used)
@@ -1159,13 +1157,10 @@ static inline __attribute__((always_inline)) void inject_node(struct net *n, uin
     struct net_part *dw = /* the partition of the node's router (own: the caller's) */
         own ? own : n->nparts == 1 ? n->parts : &n->parts[n->word_part[n->ports[gp].rp >> 12]];
     /* A bounded injection VC takes the flit as a link from a router of its
-     * partition sends it (net_send_direct: into the ring now, counted in
-     * on arrival, without an event; with output buffers net_send_deferred:
-     * the arrival entry carries it): the partitions wait in this phase. */
-    if (n->buf_cap && dw->direct != UINT32_MAX && n->obuf_on)
+     * partition sends it (net_send_deferred: the arrival entry carries it,
+     * without an event): the partitions wait in this phase. */
+    if (n->buf_cap && dw->direct != UINT32_MAX)
         net_send_deferred(n, dw, now + n->inject_latency, gp, nd->cur_vc, f);
-    else if (n->buf_cap && dw->direct != UINT32_MAX)
-        net_send_direct(n, dw, now + n->inject_latency, gp, nd->cur_vc, f);
     else
         net_push_event(n, n->wheel_shared ? dw : net_serial_part(n), now + n->inject_latency,
                        EV_FLIT, dw->index, gp, nd->cur_vc, f);
@@ -1279,10 +1274,10 @@ static inline __attribute__((always_inline)) void sink_flit(struct net *n, uint3
 void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, f); }
 
 
-/* Flits a router of partition w sent to its own routers (net_send_direct)
- * and arriving now, listed in aq (one of its due slots): they are in their
- * rings already and count from now on; their masks are set as an event's
- * arrival sets them. Whether any arrived (never on the meta VC: its flits
+/* Flits a router of partition w sent to its own routers (net_send_deferred)
+ * and arriving now, listed in aq (one of its due slots): each is put into
+ * its VC (net_ivc_put: a run, or the ring) and counts from now on; their
+ * masks are set as an event's arrival sets them. Whether any arrived (never on the meta VC: its flits
  * travel as events, meta_xfer). Its instances (below) are out of line, so
  * that the loop keeps its bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
@@ -1301,8 +1296,8 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
     uint64_t *const rports = n->rports,
                    *const router_active = n->router_active;
     const uint32_t *const ai = aq->i;
-    /* with output buffers (keep_wait) the entries are net_send_deferred's */
-    for (uint32_t i = 0; i < na; i += keep_wait ? 3 : 1) {
+    /* net_send_deferred's entries, three words each */
+    for (uint32_t i = 0; i < na; i += 3) {
         const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
         struct port *pt = &ports[gp];
         struct ivc *iv = &ivcs[(size_t)gp * V + v];
@@ -1313,7 +1308,7 @@ static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net
             router_active[r >> 6] |= 1ULL << (r & 63);
             continue;
         }
-        iv->pending--;
+        net_ivc_put(iv, net_deferred_flit(&ai[i]));
         /* Without a branch on the VC's first flit (it mispredicted 0.3 times a
          * flit-hop on the torus pair, cachegrind): the masks' bits are set
          * again when the VC held flits already (a VC holding flits has its

@@ -88,21 +88,15 @@ struct ivc {
                            allocator (alloc_vcs, alloc_vc1_as, va_alloc_islip) for the
                            speedup-1 cycle's crossings (xfer_plain1) */
     };
-    union {
-        uint32_t pending; /* flits on their way here, already written into the ring after
-                             the count arrived ones (a sender of the same partition writes
-                             at send time: net_send_direct); everything but delivery and the
-                             audit sees only the count arrived flits */
-        uint32_t run;     /* with output buffers (their arrival entries carry the flits,
-                             net_send_deferred, so nothing is pending): 0, the flits are in
-                             the ring; or IVC_RUN, the count flits held are packet run_pid's
-                             from sequence number (run & 0xffff) on, in order, not in the
-                             ring (net_obuf_count_in, net_ivc_front, net_ivc_take) */
-    };
+    uint32_t run;       /* 0: the flits are in the ring; or IVC_RUN: the count flits held
+                           are packet run_pid's from sequence number (run & 0xffff) on, in
+                           order, not in the ring (an arrival over a bounded link: its entry
+                           carries the flit, net_send_deferred; net_ivc_put, net_ivc_front,
+                           net_ivc_shift) */
 };
 /* struct ivc's run: the flits are held as a count; the last of them is its
  * packet's tail (FLIT_TAIL's place in net_flit_word). A run's flits carry
- * FLIT_HEAD exactly when their sequence number is 0 (net_ivc_put_obuf). */
+ * FLIT_HEAD exactly when their sequence number is 0 (net_ivc_put). */
 #define IVC_RUN 0x80000000u
 #define IVC_RUN_TAIL ((uint32_t)FLIT_TAIL << 16)
 _Static_assert(sizeof(struct ivc) == 32, "struct ivc is 32 bytes");
@@ -153,15 +147,11 @@ struct ovc {
     int16_t owner;      /* router-local input VC index holding it (< P * V <= 4096), or -1 */
     uint16_t va_rr;     /* VC allocator round-robin pointer */
     /* output buffer (router.out_buf_flits > 0; its ring in n->ob_ring);
-     * without output buffers (obuf_on false) a network port's VC keeps where
-     * its flits go in ob_head's and run's place, for the torus's crossings on
-     * one partition (onto_link): the next router's input VC's index in
-     * n->ivcs and its arrival entry (net_send_direct) */
+     * without output buffers (obuf_on false) a network port's VC keeps its
+     * flits' arrival entry's first word in run's place, for the torus's
+     * crossings on one partition (onto_link, net_send_deferred_o) */
     int32_t ob_space;   /* free slots, less flits still in the crossbar */
-    union {
-        uint32_t ob_head;
-        uint32_t far_ivc;
-    };
+    uint32_t ob_head;
     uint32_t ob_count;
     union {
         struct ob_run run;
@@ -295,10 +285,9 @@ struct net_part {
      * set as the routers' phase starts (net_credit_queues). */
     struct creditq **cq;
     /* Arrivals without events: flits this partition sent to input VCs of
-     * its own routers over bounded links are written into the input ring
-     * at send time (struct ivc, pending); what arrives in a slot's cycle
-     * is listed here, by arrival slot, as (global input port << 6 | VC),
-     * so that delivery only counts it in and sets the masks. */
+     * its own routers over bounded links, listed by arrival slot, each as
+     * (global input port << 6 | VC) and the flit (three words:
+     * net_send_deferred), put into their VCs when they arrive. */
     struct creditq *arrive;
     /* Where a push goes (net_internal.h): for x = when & wheel_mask, the
      * queue of cycle `when` among now .. now + wheel_mask, in the long

@@ -93,14 +93,15 @@ static inline bool net_mob_counted(const struct net *n, uint32_t p, uint32_t v)
 {
     return ((n->mob_ports >> p) & 1) && !((n->meta_bit >> v) & 1);
 }
-/* An input VC's run (struct ivc, run: with output buffers): a packet that
- * arrives at an empty VC is held as its id, its front's sequence number and
+/* An input VC's run (struct ivc, run): a packet that arrives at an empty
+ * VC over a bounded link is held as its id, its front's sequence number and
  * a count, in the VC's own line, while its flits follow in order. A
  * network beyond the caches then writes no ring line at each arrival
  * (between two of a packet's flits a whole network's cycle has evicted it:
  * one L2 miss a flit-hop on paper 004's 16,512 nodes) and reads none as the
- * flits leave. A second packet behind it, or a flit out of order, spills the
- * run into the ring (net_ivc_spill). */
+ * flits leave; on the torus pair the ring's line is one less L1 miss each
+ * way. A second packet behind it, or a flit out of order, spills the run
+ * into the ring (net_ivc_spill). */
 /* A flit's sequence number and flags as one word (the arrival entry's
  * third, net_send_deferred): a run's record is this word of its front flit,
  * less FLIT_HEAD, with IVC_RUN (net.h). */
@@ -117,7 +118,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_run_flit(uint32_t pi
 /* The front flit of input VC iv, which holds some. */
 static inline __attribute__((always_inline)) flit_t net_ivc_front(const struct ivc *iv)
 {
-    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    const uint32_t run = iv->run;
     if (run & IVC_RUN)
         return net_ivc_run_flit(iv->run_pid, run, iv->count);
     return iv->buf[iv->head];
@@ -125,7 +126,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_front(const struct i
 /* Flit k (< count) of input VC iv, from the front. */
 static inline flit_t net_ivc_at(const struct ivc *iv, uint32_t k)
 {
-    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    const uint32_t run = iv->run;
     return run & IVC_RUN ? net_ivc_run_flit(iv->run_pid, run + k, iv->count - k)
                          : iv->buf[(iv->head + k) & iv->mask];
 }
@@ -147,7 +148,7 @@ static inline void net_ivc_spill(struct ivc *iv)
  * the caller counts it out (iv->count). */
 static inline __attribute__((always_inline)) flit_t net_ivc_shift(struct ivc *iv)
 {
-    const uint32_t run = iv->run; /* (without output buffers: pending, never IVC_RUN) */
+    const uint32_t run = iv->run;
     if (run & IVC_RUN) {
         const uint32_t count = iv->count;
         const flit_t f = net_ivc_run_flit(iv->run_pid, run, count);
@@ -163,7 +164,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_shift(struct ivc *iv
     iv->head = (iv->head + 1) & iv->mask;
     return f;
 }
-/* Appends flit f to input VC iv of a network with output buffers, whose
+/* Appends flit f, arriving over a bounded link, to input VC iv, whose
  * ring has room for it: to its run if f continues it (the same packet's
  * next flit, no flag but FLIT_TAIL, after no tail: its word less FLIT_TAIL
  * is the run's record less IVC_RUN plus the count, which has no carry into
@@ -171,7 +172,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_shift(struct ivc *iv
  * if iv is empty and its flags are those a run gives back (FLIT_HEAD
  * exactly at sequence number 0), else into the ring after spilling the
  * run. The caller counts it (iv->count). */
-static inline __attribute__((always_inline)) void net_ivc_put_obuf(struct ivc *iv, flit_t f)
+static inline __attribute__((always_inline)) void net_ivc_put(struct ivc *iv, flit_t f)
 {
     const uint32_t run = iv->run, w = net_flit_word(f);
     if (run & IVC_RUN) {
@@ -201,8 +202,7 @@ static inline __attribute__((always_inline)) flit_t net_ivc_take(struct net *n, 
     struct ivc *iv = &n->ivcs[(size_t)gp * n->V + v];
     flit_t f = net_ivc_shift(iv);
     if (--iv->count == 0) {
-        if (!iv->pending)
-            iv->head = 0;
+        iv->head = 0; /* (a run's end set it already: net_ivc_shift) */
         if (net_mob_counted(n, (uint32_t)p, (uint32_t)v))
             n->rnvc[r]--;
         if (!(n->ports[gp].nonempty &= ~(1ULL << v)))
@@ -347,46 +347,37 @@ static inline uint64_t net_fail_key_arrival(uint32_t kind, size_t vc_index)
 static inline uint64_t net_fail_key_router(uint32_t r) { return 1ULL << 62 | r; }
 void net_part_fail(struct net_part *w, uint64_t key, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
-/* Flit f leaves on a bounded link towards input VC vc of global input
- * port gp, a port of partition w's own routers, and arrives at cycle
- * `when`: it is written into the ring now, after the flits already there
- * or on their way (a link delivers in order, one flit a cycle), and
- * counted in when it arrives (net_part_deliver). The sender's credits
- * guarantee the room (count + pending <= the port's capacity <= the ring);
- * the audit checks both (sim.check_invariants, every cycle in debug
- * builds), not this path: a test here cost 0.7 % of the torus's
- * instructions (callgrind). */
-static inline __attribute__((always_inline)) void net_send_direct(struct net *n,
-                                                                  struct net_part *w,
-                                                                  uint64_t when, uint32_t gp,
-                                                                  uint32_t vc, flit_t f)
-{
-    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + vc];
-    const uint32_t at = iv->count + iv->pending;
-    iv->buf[(iv->head + at) & iv->mask] = f;
-    iv->pending++;
-    net_creditq_push(w->ar_at[when & n->wheel_mask], gp << 6 | vc);
-}
-/* Appends an arrival entry for flit f to input VC vc of port gp to q. */
-static inline __attribute__((always_inline)) void net_arrival_push(struct creditq *q, uint32_t gp,
-                                                                   uint32_t vc, flit_t f)
+/* Appends an arrival entry for flit f to q: x names its input VC (global
+ * input port << 6 | VC), the flit follows (three words). */
+static inline __attribute__((always_inline)) void net_arrival_push_x(struct creditq *q, uint32_t x,
+                                                                     flit_t f)
 {
     if (__builtin_expect(q->n + 3 > q->cap, 0) && !net_creditq_grow(q)) {
         fprintf(stderr, "saturn: out of memory\n");
         abort();
     }
     uint32_t *e = &q->i[q->n];
-    e[0] = gp << 6 | vc;
+    e[0] = x;
     e[1] = f.pid;
     e[2] = net_flit_word(f);
     q->n += 3;
 }
-/* With output buffers (n->obuf_on) a flit sent to a router of partition w
- * is not written into the next router's ring at send time: its arrival
- * entry carries it (three words: gp << 6 | vc, then the flit), and its
- * delivery writes the ring (net_fused_arrivals, deliver_arrivals_obuf), so
- * that the sender touches no line of the next router (paper 004's network:
- * two of a flit-hop's L2 misses). pending stays 0 there. */
+/* Appends an arrival entry for flit f to input VC vc of port gp to q. */
+static inline __attribute__((always_inline)) void net_arrival_push(struct creditq *q, uint32_t gp,
+                                                                   uint32_t vc, flit_t f)
+{
+    net_arrival_push_x(q, gp << 6 | vc, f);
+}
+/* Flit f leaves on a bounded link towards input VC vc of global input
+ * port gp, a port of partition w's own routers, and arrives at cycle
+ * `when`: its arrival entry carries it (three words: gp << 6 | vc, then
+ * the flit), and its delivery puts it into the VC (net_part_deliver, or
+ * with output buffers net_fused_arrivals), so that the sender touches no
+ * line of the next router (paper 004's network: two of a flit-hop's L2
+ * misses; the torus pair: the next VC and its ring slot), and a VC holding
+ * one packet's flits keeps them as a run (struct ivc) and its ring is
+ * neither written nor read. The sender's credits guarantee the room; the
+ * audit checks it (sim.check_invariants, every cycle in debug builds). */
 static inline __attribute__((always_inline)) void net_send_deferred(struct net *n,
                                                                     struct net_part *w,
                                                                     uint64_t when, uint32_t gp,
@@ -408,27 +399,20 @@ static inline flit_t net_deferred_flit(const uint32_t *e)
 {
     return (flit_t){e[1], (uint16_t)e[2], (uint16_t)(e[2] >> 16)};
 }
-/* net_send_direct into arrival queue aq (w->aq, that of this cycle's
+/* net_send_deferred into arrival queue aq (w->aq, that of this cycle's
  * sends over links of n->link_latency). */
-static inline __attribute__((always_inline)) void
-net_send_direct_q(struct net *n, struct creditq *aq, uint32_t gp, uint32_t vc, flit_t f)
+static inline __attribute__((always_inline)) void net_send_deferred_q(struct creditq *aq,
+                                                                      uint32_t gp, uint32_t vc,
+                                                                      flit_t f)
 {
-    struct ivc *iv = &n->ivcs[(size_t)gp * n->V + vc];
-    const uint32_t at = iv->count + iv->pending;
-    iv->buf[(iv->head + at) & iv->mask] = f;
-    iv->pending++;
-    net_creditq_push(aq, gp << 6 | vc);
+    net_arrival_push(aq, gp, vc, f);
 }
-/* net_send_direct_q over the link of output VC o of a network without
- * output buffers (struct ovc: far_ivc, far_arrival). */
+/* net_send_deferred_q over the link of output VC o of a network without
+ * output buffers (struct ovc: far_arrival). */
 static inline __attribute__((always_inline)) void
-net_send_direct_o(struct net *n, struct creditq *aq, const struct ovc *o, flit_t f)
+net_send_deferred_o(struct creditq *aq, const struct ovc *o, flit_t f)
 {
-    struct ivc *iv = &n->ivcs[o->far_ivc];
-    const uint32_t at = iv->count + iv->pending;
-    iv->buf[(iv->head + at) & iv->mask] = f;
-    iv->pending++;
-    net_creditq_push(aq, o->far_arrival);
+    net_arrival_push_x(aq, o->far_arrival, f);
 }
 /* Partitions and threads (src/net/parallel.c, docs/PARALLEL.md):
  * `threads` partitions of whole words, or with blocks (block_max > 0) one
@@ -466,13 +450,13 @@ void net_pool_sync(struct net *n); /* a barrier of all threads (no-op without wo
 void net_part_deliver(struct net *n, struct net_part *w);
 bool net_part_fuses(const struct net *n);
 /* Flit f, sent by net_send_deferred to input VC v (port pt) of router r,
- * arrives: after the arrived flits (net_ivc_put_obuf), counted in, the port's
+ * arrives: after the arrived flits (net_ivc_put), counted in, the port's
  * and router's masks set as an event's arrival sets them (output buffers:
  * the caller counts it in the router's occupancy, n->rocc). */
 static inline __attribute__((always_inline)) void
 net_obuf_count_in(struct net *n, uint32_t r, struct port *pt, struct ivc *iv, uint32_t v, flit_t f)
 {
-    net_ivc_put_obuf(iv, f);
+    net_ivc_put(iv, f);
     if (iv->count++ == 0) {
         const uint32_t p = pt->rp & 63;
         pt->nonempty |= 1ULL << v;

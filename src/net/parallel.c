@@ -171,7 +171,7 @@ int net_partition_build(struct net *n, uint32_t threads)
         w->ev_at = malloc(((size_t)n->wheel_mask + 1) * n->nq * sizeof *w->ev_at);
         w->cr_at = malloc(((size_t)n->wheel_mask + 1) * T * sizeof *w->cr_at);
         w->ar_at = malloc(((size_t)n->wheel_mask + 1) * sizeof *w->ar_at);
-        /* an arrival names its port in 26 bits (net_send_direct) */
+        /* an arrival names its port in 26 bits (net_send_deferred) */
         w->direct = (uint64_t)n->topo.routers * (uint64_t)n->P <= (1u << 26) ? t : UINT32_MAX;
         w->va_scratch = calloc((size_t)n->P * n->V, 8);
         w->sa_scratch = calloc((size_t)n->P * n->P, 1);

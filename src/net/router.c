@@ -141,21 +141,20 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
         net_push_event(n, w, w->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     } else {
         o->credits--;
-        /* into the next router's ring now, counted in on arrival, when
-         * that router is this partition's (no other thread reads it) */
+        /* its arrival entry carries it, put into the next router's VC on
+         * arrival, when that router is this partition's (no other thread
+         * reads it) */
         if (bnd && one) /* (no output buffers: the torus's loop) */
-            net_send_direct_o(n, w->aq, o, f);
+            net_send_deferred_o(w->aq, o, f);
         else if (bnd && op->far_part == w->direct) /* delay: xbar_delay + link_latency */
-            net_send_direct_q(n, w->aq, op->far_in, vc, f);
-        else if (op->far_part == w->direct && OBUF_ON(n, M))
-            net_send_deferred(n, w, w->now + delay, op->far_in, vc, f);
+            net_send_deferred_q(w->aq, op->far_in, vc, f);
         else if (n->wheel_shared && w->direct != UINT32_MAX && OBUF_ON(n, M))
             /* blocks: into the other partition's arrivals as into its own, in
              * the long wheel's slot (net_block_plan), read in the order sent */
             net_send_deferred_long(n, w, &n->parts[op->far_part], w->now + delay, op->far_in, vc,
                                    f);
         else if (op->far_part == w->direct)
-            net_send_direct(n, w, w->now + delay, op->far_in, vc, f);
+            net_send_deferred(n, w, w->now + delay, op->far_in, vc, f);
         else
             net_push_event(n, w, w->now + delay, EV_FLIT, op->far_part, op->far_in, vc, f);
     }
@@ -883,7 +882,7 @@ HOT bool alloc_vcs(struct net *n, struct net_part *w, uint32_t r, uint64_t pm, c
             m &= m - 1;
             struct ivc *iv = &ivcs[p * V + v];
             struct ivc_route *ir = &iroute[p * V + v];
-            if (iv->state == IVC_IDLE && !net_route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, OBUF_ON(n, M), NULL))
+            if (iv->state == IVC_IDLE && !net_route_front(n, w, r, p, v, iv, ir, now, ANY(M), false, NULL))
                 return false;
             const bool again = iv->state == IVC_VA; /* it asked and failed before */
             if (!again) {
@@ -1278,8 +1277,7 @@ HOT void xfer_plain1(struct net *n, struct net_part *w, uint32_t r, uint32_t *nv
     if (xl && n->xbar_last)
         n->xbar_last[gop] = now + 1;
     /* net_ivc_pop */
-    const flit_t f = iv->buf[iv->head]; /* (no output buffers: no run, net_ivc_front) */
-    iv->head = (iv->head + 1) & iv->mask;
+    const flit_t f = net_ivc_shift(iv); /* (out of its run, or its ring) */
     const uint64_t pbit = 1ULL << p, mob = tor ? pbit : n->mob_ports & pbit;
     struct port *in = &ports[p];
     if (--iv->count == 0) {
@@ -1567,7 +1565,7 @@ static __attribute__((noinline)) bool va_islip1_head(struct net *n, struct net_p
     struct ivc *iv = &ivcs[lin];
     const uint64_t now = w->now;
     if (iv->state == IVC_IDLE &&
-        !net_route_front(n, w, r, p, v, iv, ir, now, false, false, false, NULL))
+        !net_route_front(n, w, r, p, v, iv, ir, now, false, false, NULL))
         return false;
     if (iv->state != IVC_VA) {
         if (iv->state != IVC_ROUTING || (int32_t)(iv->ready - (uint32_t)now) > 0)

@@ -188,13 +188,12 @@ net_va_hopeless(struct net *n, uint32_t r, uint32_t gp0, int p, int v, const str
  * (meta: a metapacket on the meta VC, RM_ANY only) and starts its routing
  * delay at cycle now; false, with the router failed, if a body flit is there.
  * route: the policy's route inline (a routing policy's instance, see
- * net_alloc_vc1_as), NULL: through n->rops. runs: the VC may hold a run
- * (output buffers, struct ivc); false spares the torus's heads the test. */
+ * net_alloc_vc1_as), NULL: through n->rops. */
 VA_HOT bool net_route_front(struct net *n, struct net_part *w, uint32_t r, int p, int v,
                             struct ivc *iv, struct ivc_route *ir, uint64_t now, const bool meta,
-                            const bool plain, const bool runs, const net_route_inline_fn route)
+                            const bool plain, const net_route_inline_fn route)
 {
-    flit_t f = runs ? net_ivc_front(iv) : iv->buf[iv->head];
+    const flit_t f = net_ivc_front(iv);
     if (__builtin_expect(!(f.flags & FLIT_HEAD), 0)) {
         net_part_fail(w, net_fail_key_router(r), "router %u port %d vc %d: body "
                          "flit of packet %u at the front of an idle VC", r, p, v, f.pid);
@@ -251,7 +250,7 @@ VA_HOT bool net_alloc_vc1_as(struct net *n, struct net_part *w, uint32_t r, int 
     const uint64_t now = w->now;
     bool again = false; /* it asked and failed before */
     if (iv->state == IVC_IDLE) {
-        if (!net_route_front(n, w, r, p, v, iv, ir, now, false, true, false, route))
+        if (!net_route_front(n, w, r, p, v, iv, ir, now, false, true, route))
             return false;
         if (n->route_delay) /* (ready, just set: now + route_delay) */
             return true;
