@@ -1105,8 +1105,9 @@ static void runs_exact(void **state)
 
 /* An input VC's run (struct ivc, run) against a plain FIFO: random puts
  * (net_ivc_put) and takes (net_ivc_shift) of packets of 1 to 6 flits,
- * now and then a flit out of order, of another packet or with flags a run
- * cannot give back; after every step each flit held (net_ivc_at) and the
+ * now and then a flit out of order or of another packet (every one a data
+ * flit: FLIT_HEAD exactly at sequence number 0, as net_ivc_put requires);
+ * after every step each flit held (net_ivc_at) and the
  * front (net_ivc_front) are the FIFO's, and both runs and spills happen. */
 static void ivc_run_fifo(void **state)
 {
@@ -1122,11 +1123,11 @@ static void ivc_run_fifo(void **state)
         if ((r & 15) < 7 && rn < 63) { /* takes a little likelier: it empties often */
             flit_t f = {pid, (uint16_t)seq,
                         (uint16_t)((seq == 0 ? FLIT_HEAD : 0) | (seq + 1 == len ? FLIT_TAIL : 0))};
-            if ((r >> 8) % 17 == 0) { /* another packet's flit, or flags out of the rule */
+            if ((r >> 8) % 17 == 0) { /* another packet's flit, or one out of order */
                 const uint32_t k = (r >> 16) % 3;
-                f = k == 0 ? (flit_t){pid + 1000, 2, 0}
-                    : k == 1 ? (flit_t){pid, (uint16_t)seq, (uint16_t)(f.flags ^ FLIT_HEAD)}
-                             : (flit_t){pid, (uint16_t)(seq + 1), f.flags};
+                f = k == 0   ? (flit_t){pid + 1000, 2, 0}
+                    : k == 1 ? (flit_t){pid + 2000, 0, FLIT_HEAD}
+                             : (flit_t){pid, (uint16_t)(seq + 1), 0};
                 odd++;
             } else if (++seq == len) {
                 pid++, seq = 0, len = 1 + (r >> 12) % 6;
