@@ -72,28 +72,28 @@ static void test_packets(void **state)
 
 /* The event wheel (in `other`): per channel and slot half a flit and half
  * a credit of 4 bytes; a flit between routers of one partition is a
- * 4-byte arrival, one across partitions, to an unbounded buffer or to or
- * from a node a 16-byte event (net_send_direct). */
+ * 12-byte arrival (net_send_deferred), one across partitions, to an
+ * unbounded buffer or to or from a node a 16-byte event. */
 static void test_event_wheel(void **state)
 {
     (void)state;
     /* 16x16 torus, 1-cycle links and credits: a wheel of 2 slots */
     struct saturn_memory one = estimate((const char *[]){"network.k=16", NULL});
-    /* 4 slots: 2 more of 1,024 network channels (a 4-byte arrival and a
+    /* 4 slots: 2 more of 1,024 network channels (a 12-byte arrival and a
      * credit, half each) and 256 nodes (injection: an event and a credit;
      * ejection: an event; half each) */
     struct saturn_memory slow = estimate((const char *[]){"network.k=16", "router.link_latency=3",
                                                           NULL});
     assert_int_equal(slow.other - one.other,
-                     2 * (1024 * (4 + 4) / 2 + 256 * ((16 + 4) / 2 + 16 / 2)));
+                     2 * (1024 * (12 + 4) / 2 + 256 * ((16 + 4) / 2 + 16 / 2)));
     /* two partitions: the network flits count as events (a bound) */
     struct saturn_memory two = estimate((const char *[]){"network.k=16", "sim.threads=2", NULL});
-    assert_int_equal(two.other - one.other, 2 * 1024 * (16 - 4) / 2);
+    assert_int_equal(two.other - one.other, 2 * 1024 * (16 - 12) / 2);
     /* unbounded buffers: flits travel as events, and no credit returns */
     struct saturn_memory unl = estimate((const char *[]){"network.k=16", "router.buf_flits=0",
                                                          "router.switching=unlimited", NULL});
     assert_int_equal((int64_t)unl.other - (int64_t)one.other,
-                     2 * (1024 * (16 - 4 - 4) / 2 + 256 * (-4 / 2)));
+                     2 * (1024 * (16 - 12 - 4) / 2 + 256 * (-4 / 2)));
     /* 64 routers are one partition whatever sim.threads says */
     assert_int_equal(estimate((const char *[]){"network.k=8", "sim.threads=2", NULL}).other,
                      estimate((const char *[]){"network.k=8", NULL}).other);

@@ -12,8 +12,8 @@
  * source queues, and a collective's packets, all released up front.
  * The wheel: its buckets keep their peak size, about half a flit and half
  * a credit per channel per slot when links are half busy. A credit is a
- * counter's 4-byte index; a flit between routers of one partition a 4-byte
- * arrival (net_send_direct), and one to or from a node, into an unbounded
+ * counter's 4-byte index; a flit between routers of one partition a 12-byte
+ * arrival (net_send_deferred), and one to or from a node, into an unbounded
  * buffer or (sim.threads) across partitions a 16-byte event. What is
  * left out grows with the run, not the network: open-loop source queues
  * beyond saturation, unlimited buffers beyond 16 flits, --chart's cells. */
@@ -130,9 +130,10 @@ int saturn_memory_estimate(const struct saturn_config *cfg, struct saturn_memory
      * are counted so (a bound) */
     const bool direct =
         (threads < words ? threads : words) <= 1 && routers * P <= (double)(1u << 26);
-    const double ev = sizeof(struct event), credit = sizeof(uint32_t);
-    const double local_flit = direct && cap ? credit : ev;
-    const double global_flit = direct && gcap ? credit : ev;
+    const double ev = sizeof(struct event), credit = sizeof(uint32_t),
+                 arrival = 3 * sizeof(uint32_t); /* (net_send_deferred's entry) */
+    const double local_flit = direct && cap ? arrival : ev;
+    const double global_flit = direct && gcap ? arrival : ev;
     double per_slot = local_ports * (local_flit + (cap ? credit : 0)) +
                       global_ports * (global_flit + (gcap ? credit : 0));
     per_slot = routers * per_slot / 2 +

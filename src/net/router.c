@@ -1747,7 +1747,7 @@ bool router_tor_loop(const struct net *n)
 }
 
 /* The torus's loop on one partition that sends to every router directly
- * (net_send_direct: not for more than 2^26 ports) and takes every credit
+ * (net_send_deferred_o: not for more than 2^26 ports) and takes every credit
  * in one class (n->ccls): its crossings need not ask which (run_plain1_tor1).
  * With fewer than 64 ports and VCs their round-robin pointers past a winner
  * (rr_past) need no wrap either. */
