@@ -1283,8 +1283,8 @@ void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, 
 /* Flits a router of partition w sent to its own routers (net_send_deferred)
  * and arriving now, listed in aq (one of its due slots): each is put into
  * its VC (net_ivc_put: a run, or the ring) and counts from now on; their
- * masks are set as an event's arrival sets them. Whether any arrived (never on the meta VC: its flits
- * travel as events, meta_xfer). Its instances (below) are out of line, so
+ * masks are set as an event's arrival sets them. Whether any arrived
+ * (never on the meta VC: its flits travel as events, meta_xfer). Its instances (below) are out of line, so
  * that the loop keeps its bounds in registers. */
 static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
                                                                       struct creditq *aq,

@@ -419,15 +419,8 @@ static inline flit_t net_deferred_flit(const uint32_t *e)
     return (flit_t){e[1], (uint16_t)e[2], (uint16_t)(e[2] >> 16)};
 }
 /* net_send_deferred into arrival queue aq (w->aq, that of this cycle's
- * sends over links of n->link_latency). */
-static inline __attribute__((always_inline)) void net_send_deferred_q(struct creditq *aq,
-                                                                      uint32_t gp, uint32_t vc,
-                                                                      flit_t f)
-{
-    net_arrival_push(aq, gp, vc, f);
-}
-/* net_send_deferred_q over the link of output VC o of a network without
- * output buffers (struct ovc: far_arrival). */
+ * sends over links of n->link_latency) over the link of output VC o of a
+ * network without output buffers (struct ovc: far_arrival). */
 static inline __attribute__((always_inline)) void
 net_send_deferred_o(struct creditq *aq, const struct ovc *o, flit_t f)
 {
