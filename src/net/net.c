@@ -1280,53 +1280,95 @@ static inline __attribute__((always_inline)) void sink_flit(struct net *n, uint3
 void net_sink_flit(struct net *n, uint32_t node, flit_t f) { sink_flit(n, node, f); }
 
 
-/* Flits a router of partition w sent to its own routers (net_send_deferred)
- * and arriving now, listed in aq (one of its due slots): each is put into
- * its VC (net_ivc_put: a run, or the ring) and counts from now on; their
- * masks are set as an event's arrival sets them. Whether any arrived
- * (never on the meta VC: its flits travel as events, meta_xfer). Its instances (below) are out of line, so
- * that the loop keeps its bounds in registers. */
-static inline __attribute__((always_inline)) bool deliver_arrivals_as(struct net *n,
-                                                                      struct creditq *aq,
-                                                                      const bool keep_wait,
-                                                                      const bool mob_all)
+/* One arrival's masks, its VC holding count flits before it: they are set
+ * again when the VC held flits already (a VC holding flits has its bit, its
+ * port its router's, and that router is active), and the count of VCs
+ * holding flits grows by the first flit alone. */
+static inline __attribute__((always_inline)) void
+arrival_masks(struct port *pt, uint32_t v, uint32_t r, uint32_t count, uint32_t *rnvc,
+              uint64_t *rports, uint64_t *router_active, uint64_t mob_ports, const bool mob_all)
 {
-    const uint32_t na = aq->n;
-    if (!na)
-        return false;
+    const uint32_t first = count == 0, p = pt->rp & 63;
+    pt->nonempty |= 1ULL << v;
+    rnvc[r] += mob_all ? first : first & (uint32_t)(mob_ports >> p);
+    rports[r] |= 1ULL << p;
+    /* without output buffers a router whose ports hold flits is active */
+    router_active[r >> 6] |= 1ULL << (r & 63);
+}
+
+/* deliver_arrivals_as's entries from e on, up to the first that goes into
+ * its VC's ring (net_ivc_put_run false): it, or end past the last. Out of
+ * line and without a call inside, its loop keeps its bases in registers
+ * (with the ring's call in it they lived on the stack, reloaded every
+ * arrival); the caller takes the rare ring entry and calls it again. */
+static inline __attribute__((always_inline)) const uint32_t *
+deliver_runs_as(struct net *n, const uint32_t *e, const uint32_t *const end,
+                const bool keep_wait, const bool mob_all)
+{
     const uint32_t V = (uint32_t)n->V;
     const uint64_t mob_ports = n->mob_ports;
     struct port *const ports = n->ports;
     struct ivc *const ivcs = n->ivcs;
     uint32_t *const rnvc = n->rnvc, *const rocc = n->rocc;
-    uint64_t *const rports = n->rports,
-                   *const router_active = n->router_active;
-    const uint32_t *const ai = aq->i;
-    /* net_send_deferred's entries, three words each */
-    for (uint32_t i = 0; i < na; i += 3) {
-        const uint32_t x = ai[i], gp = x >> 6, v = x & 63;
+    uint64_t *const rports = n->rports, *const router_active = n->router_active;
+    for (; e < end; e += 3) {
+        const uint32_t x = e[0], gp = x >> 6, v = x & 63;
         struct port *pt = &ports[gp];
         struct ivc *iv = &ivcs[(size_t)gp * V + v];
         const uint32_t r = pt->rp >> 6;
         if (keep_wait) { /* as the routers' loop counts them in (net_fused_arrivals) */
-            net_obuf_count_in(n, r, pt, iv, v, net_deferred_flit(&ai[i]));
+            net_obuf_count_in(n, r, pt, iv, v, net_deferred_flit(e));
             rocc[r]++; /* n->rocc: with output buffers only */
             router_active[r >> 6] |= 1ULL << (r & 63);
             continue;
         }
         const uint32_t count = iv->count;
-        net_ivc_put_word(iv, ai[i + 1], ai[i + 2], count);
+        if (!net_ivc_put_run(iv, e[1], e[2], count))
+            return e;
         iv->count = count + 1;
-        /* The masks' bits are set again when the VC held flits already (a VC
-         * holding flits has its bit, its port its router's, and that router
-         * is active), and the count of VCs holding flits grows by the first
-         * flit alone. */
-        const uint32_t first = count == 0, p = pt->rp & 63;
-        pt->nonempty |= 1ULL << v;
-        rnvc[r] += mob_all ? first : first & (uint32_t)(mob_ports >> p);
-        rports[r] |= 1ULL << p;
-        /* without output buffers a router whose ports hold flits is active */
-        router_active[r >> 6] |= 1ULL << (r & 63);
+        arrival_masks(pt, v, r, count, rnvc, rports, router_active, mob_ports, mob_all);
+    }
+    return end;
+}
+#define DELIVER_RUNS(name, keep_wait, mob_all)                                                  \
+    static __attribute__((noinline)) const uint32_t *name(struct net *n, const uint32_t *e,     \
+                                                          const uint32_t *end)                  \
+    {                                                                                           \
+        return deliver_runs_as(n, e, end, keep_wait, mob_all);                                  \
+    }
+DELIVER_RUNS(deliver_runs_wait, true, false)
+DELIVER_RUNS(deliver_runs_wait_all, true, true)
+DELIVER_RUNS(deliver_runs, false, false)
+DELIVER_RUNS(deliver_runs_all, false, true)
+
+/* Flits a router of partition w sent to its own routers (net_send_deferred)
+ * and arriving now, listed in aq (one of its due slots): each is put into
+ * its VC (net_ivc_put: a run, or the ring) and counts from now on; their
+ * masks are set as an event's arrival sets them. Whether any arrived
+ * (never on the meta VC: its flits travel as events, meta_xfer). Entries
+ * are net_send_deferred's, three words each. */
+static inline __attribute__((always_inline)) bool
+deliver_arrivals_as(struct net *n, struct creditq *aq, const bool keep_wait, const bool mob_all)
+{
+    const uint32_t na = aq->n;
+    if (!na)
+        return false;
+    const uint32_t *e = aq->i, *const end = aq->i + na;
+    for (;;) {
+        e = keep_wait ? (mob_all ? deliver_runs_wait_all(n, e, end) : deliver_runs_wait(n, e, end))
+                      : (mob_all ? deliver_runs_all(n, e, end) : deliver_runs(n, e, end));
+        if (e == end)
+            break;
+        /* a ring's entry (never with keep_wait: deliver_runs_as takes every one) */
+        const uint32_t x = e[0], gp = x >> 6, v = x & 63;
+        struct port *pt = &n->ports[gp];
+        struct ivc *iv = &n->ivcs[(size_t)gp * (uint32_t)n->V + v];
+        const uint32_t count = iv->count;
+        net_ivc_put_ring(iv, e[1], e[2], count);
+        iv->count = count + 1;
+        arrival_masks(pt, v, pt->rp >> 6, count, n->rnvc, n->rports, n->router_active,
+                      n->mob_ports, mob_all);
+        e += 3;
     }
     aq->n = 0;
     return true;
