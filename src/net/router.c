@@ -150,7 +150,7 @@ HOT void onto_link(struct net *n, struct net_part *w, uint32_t r, struct port *o
             net_arrival_push(w->aq, op->far_in, vc, f);
         else if (op->far_part == w->direct)
             net_send_deferred(n, w, w->now + delay, op->far_in, vc, f);
-        else if (n->wheel_shared && w->direct != UINT32_MAX && OBUF_ON(n, M))
+        else if (n->wheel_shared && w->direct != UINT32_MAX)
             /* blocks: into the other partition's arrivals as into its own, in
              * the long wheel's slot (net_block_plan), read in the order sent */
             net_send_deferred_long(n, w, &n->parts[op->far_part], w->now + delay, op->far_in, vc,
