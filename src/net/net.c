@@ -1357,9 +1357,9 @@ deliver_arrivals_as(struct net *n, struct creditq *aq, const bool keep_wait, con
     for (;;) {
         e = keep_wait ? (mob_all ? deliver_runs_wait_all(n, e, end) : deliver_runs_wait(n, e, end))
                       : (mob_all ? deliver_runs_all(n, e, end) : deliver_runs(n, e, end));
-        if (e == end)
+        if (e == end || keep_wait) /* (keep_wait: deliver_runs_as takes every entry) */
             break;
-        /* a ring's entry (never with keep_wait: deliver_runs_as takes every one) */
+        /* a ring's entry */
         const uint32_t x = e[0], gp = x >> 6, v = x & 63;
         struct port *pt = &n->ports[gp];
         struct ivc *iv = &n->ivcs[(size_t)gp * (uint32_t)n->V + v];

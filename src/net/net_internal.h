@@ -164,8 +164,8 @@ static inline __attribute__((always_inline)) flit_t net_ivc_shift(struct ivc *iv
     iv->head = (iv->head + 1) & iv->mask;
     return f;
 }
-/* net_ivc_put_word's flit into the ring, after the run spilled if there is
- * one: out of line (rare), so that the arrivals' loop keeps more of its
+/* net_ivc_put's flit (pid, w) into the ring, after the run spilled if there
+ * is one: out of line (rare), so that the arrivals' loop keeps more of its
  * pointers in registers (inlined, the spill's loop cost the fixed torus
  * bench 1.5 % of its instructions). */
 void net_ivc_put_ring(struct ivc *iv, uint32_t pid, uint32_t w, uint32_t count);
@@ -196,16 +196,13 @@ static inline __attribute__((always_inline)) bool net_ivc_put_run(struct ivc *iv
     }
     return false;
 }
-static inline __attribute__((always_inline)) void net_ivc_put_word(struct ivc *iv, uint32_t pid,
-                                                                  uint32_t w, uint32_t count)
-{
-    if (!net_ivc_put_run(iv, pid, w, count))
-        net_ivc_put_ring(iv, pid, w, count);
-}
-/* net_ivc_put_word for flit f (its word: net_flit_word). */
+/* net_ivc_put: flit f appended, to its run or its ring (the arrivals'
+ * pass calls the two apart: deliver_runs_as). */
 static inline __attribute__((always_inline)) void net_ivc_put(struct ivc *iv, flit_t f)
 {
-    net_ivc_put_word(iv, f.pid, net_flit_word(f), iv->count);
+    const uint32_t w = net_flit_word(f);
+    if (!net_ivc_put_run(iv, f.pid, w, iv->count))
+        net_ivc_put_ring(iv, f.pid, w, iv->count);
 }
 /* Take the front flit of input VC (p, v) of router r out of its buffer
  * (its slot's credit is the caller's: net_ivc_credit). A ring left empty,
