@@ -1103,6 +1103,58 @@ static void runs_exact(void **state)
     }
 }
 
+/* net_alloc_lines: line-aligned, at least the bytes asked, zeroed when
+ * asked, whether or not it is large enough to be advised as huge pages. */
+static void alloc_lines_aligned_zeroed(void **state)
+{
+    (void)state;
+    const size_t sizes[] = {1, 64, 100, NET_HUGE_FROM - 1, NET_HUGE_FROM, 3 * NET_HUGE_FROM + 5};
+    for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++)
+        for (int huge = 0; huge < 2; huge++) {
+            unsigned char *p = net_alloc_lines(sizes[k], true, huge);
+            assert_non_null(p);
+            assert_int_equal((uintptr_t)p % 64, 0);
+            for (size_t i = 0; i < sizes[k]; i++)
+                if (p[i])
+                    fail_msg("byte %zu of %zu not zeroed", i, sizes[k]);
+            memset(p, 0xa5, sizes[k]); /* all of it is ours */
+            free(p);
+        }
+    unsigned char *p = net_alloc_lines(NET_HUGE_FROM, false, true);
+    assert_non_null(p);
+    p[NET_HUGE_FROM - 1] = 1;
+    free(p);
+    assert_null(net_alloc_lines(SIZE_MAX - 10, true, true));
+}
+
+/* sim.huge_pages = auto advises huge pages only where the routers' ports
+ * and VCs take 16 MiB or more (a 64x64 torus with 8 VCs: 22 MB), not on a
+ * small network (a 4x4 torus); on and off are obeyed whatever the size. */
+static void huge_pages_auto_by_size(void **state)
+{
+    (void)state;
+    const struct {
+        const char *k, *vcs, *mode;
+        bool huge;
+    } cases[] = {{"network.k=4", "router.vcs=2", "sim.huge_pages=auto", false},
+                 {"network.k=4", "router.vcs=2", "sim.huge_pages=on", true},
+                 {"network.k=64", "router.vcs=8", "sim.huge_pages=auto", true},
+                 {"network.k=64", "router.vcs=8", "sim.huge_pages=off", false},
+                 {"network.k=64", "router.vcs=4", "sim.huge_pages=auto", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct saturn_config *c =
+            test_config((const char *const[]){cases[i].k, cases[i].vcs, cases[i].mode, NULL});
+        struct saturn_error err = {0};
+        struct net n;
+        assert_int_equal(net_create(&n, c, 1, &err), SATURN_OK);
+        if (n.huge_pages != cases[i].huge)
+            fail_msg("%s %s %s: huge_pages %d", cases[i].k, cases[i].vcs, cases[i].mode,
+                     n.huge_pages);
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+}
+
 /* An input VC's run (struct ivc, run) against a plain FIFO: random puts
  * (net_ivc_put) and takes (net_ivc_shift) of packets of 1 to 6 flits,
  * now and then a flit out of order or of another packet (every one a data
@@ -1310,6 +1362,8 @@ int main(void)
                                         test_dir_teardown),
         cmocka_unit_test(credit_back_after_its_delay),
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
+        cmocka_unit_test(alloc_lines_aligned_zeroed),
+        cmocka_unit_test(huge_pages_auto_by_size),
         cmocka_unit_test(too_few_vcs_stays_in_range),
         cmocka_unit_test(watchdog_longer_than_delays),
     };

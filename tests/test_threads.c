@@ -898,6 +898,34 @@ static void bad_thread_counts(void **state)
     saturn_config_free(c);
 }
 
+/* ---- huge pages (sim.huge_pages) ------------------------------------------ */
+
+/* BookSim's 1,056-node Dragonfly of bench/peers.sh (256-flit rings: the
+ * rings' slab, 24 MB, and the routing lines are past NET_HUGE_FROM, so they
+ * are advised as huge pages) reports the same with sim.huge_pages on and
+ * off: a hint to the kernel, nothing a result reads. */
+static void huge_pages_same(void **state)
+{
+    (void)state;
+#define DF_PEERS "network.topology=dragonfly", "dragonfly.p=4", "dragonfly.a=8", "dragonfly.h=4", \
+    "dragonfly.arrangement=consecutive", "dragonfly.local_latency=10",                          \
+    "dragonfly.global_latency=100", "router.buf_flits=256", "dragonfly.global_buf_flits=256",    \
+    "router.vc_alloc=islip", "router.sw_alloc=islip", "router.va_stage=true",                    \
+    "routing.algorithm=booksim_min", "traffic.packet_length=16", "traffic.flit_rate=0.25", WINDOW
+    struct rec a, b;
+    record_words((const char *const[]){DF_PEERS, "sim.huge_pages=on", NULL}, 0, false, false, &a);
+    record_words((const char *const[]){DF_PEERS, "sim.huge_pages=off", NULL}, 0, false, false,
+                 &b);
+#undef DF_PEERS
+    struct diff d = {0};
+    diff_recs(&d, &a, &b);
+    if (d.n)
+        fail_msg("sim.huge_pages on and off differ in %d place(s):\n%s", d.n, d.text);
+    assert_true(a.r.measured_delivered > 100);
+    rec_free(&a);
+    rec_free(&b);
+}
+
 /* ---- blocks of cycles (sim.block_cycles) ----------------------------------- */
 
 /* kv stepped cycle by cycle (sim.block_cycles = 0) and in blocks (the
@@ -1140,6 +1168,7 @@ int main(void)
         cmocka_unit_test(blocks_dragonfly_routings),
         cmocka_unit_test(blocks_dragonfly_variants),
         cmocka_unit_test(blocks_not_used),
+        cmocka_unit_test(huge_pages_same),
         cmocka_unit_test(blocks_on_threads),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -13,6 +13,8 @@
 #include "traffic/process.h"
 
 
+static const char *const huge_page_modes[] = {"auto", "on", "off", NULL};
+
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
      "steady (Bernoulli load: warm-up, measure, drain), collective (N packets per node at "
@@ -31,6 +33,12 @@ const struct saturn_param sim_params[] = {
      "or credit between two partitions is shorter (a large Dragonfly: its lines stay in the "
      "caches), the partitions shared among sim.threads threads; the result is the same bit for "
      "bit but for packet ids (0: cycle by cycle)"},
+    {"sim.huge_pages", SATURN_PARAM_ENUM, "auto", 0, 0, huge_page_modes,
+     "ask the kernel (Linux's transparent huge pages) for 2 MiB pages for the network's arrays "
+     "of 4 MiB or more, so that a large network's random accesses miss the TLB less: on, off, "
+     "or auto (on when the routers' ports and VCs take 16 MiB or more: measured 4 % faster on "
+     "paper 004's 16,512 nodes, up to 8 % slower on a 1,056-node Dragonfly); a speed hint only, "
+     "the result is the same bit for bit either way"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},
     {"sim.entropy_window", SATURN_PARAM_INT, "100", 1, 1e9, NULL,

@@ -228,23 +228,20 @@ static int check_combinations(const struct saturn_config *cfg,
 
 /* Zeroed, cache-line aligned memory for count records of size bytes (the
  * router's per-port and per-VC state: a record never straddles two lines
- * when its size divides 64); free() releases it. */
-static void *zalloc_lines(size_t count, size_t size)
+ * when its size divides 64), in huge pages when large and sim.huge_pages
+ * (net_alloc_lines); free() releases it. */
+static void *zalloc_lines(const struct net *n, size_t count, size_t size)
 {
     if (size && count > (SIZE_MAX - 63) / size)
         return NULL;
-    size_t bytes = (count * size + 63) & ~(size_t)63;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
-    if (p)
-        memset(p, 0, bytes);
-    return p;
+    return net_alloc_lines(count * size, true, n->huge_pages);
 }
 
 static int build_ports(struct net *n)
 {
     const struct topo *t = &n->topo;
     size_t nports = (size_t)t->routers * (size_t)n->P;
-    n->ports = zalloc_lines(nports, sizeof *n->ports);
+    n->ports = zalloc_lines(n, nports, sizeof *n->ports);
     n->prare = calloc(nports, sizeof *n->prare);
     if (!n->ports || !n->prare)
         return SATURN_ENOMEM;
@@ -308,9 +305,9 @@ static int build_ports(struct net *n)
 static int build_buffers(struct net *n)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
-    n->ivcs = zalloc_lines(nvc, sizeof *n->ivcs);
-    n->iroute = zalloc_lines(nvc, sizeof *n->iroute);
-    n->ovcs = zalloc_lines(nvc, sizeof *n->ovcs);
+    n->ivcs = zalloc_lines(n, nvc, sizeof *n->ivcs);
+    n->iroute = zalloc_lines(n, nvc, sizeof *n->iroute);
+    n->ovcs = zalloc_lines(n, nvc, sizeof *n->ovcs);
     n->ovc_freed = n->va_stage ? malloc(nvc * sizeof *n->ovc_freed) : NULL;
     n->ob_ring = n->obuf_on ? calloc(nvc, sizeof *n->ob_ring) : NULL;
     if (!n->ivcs || !n->iroute || !n->ovcs || (n->va_stage && !n->ovc_freed) ||
@@ -334,12 +331,13 @@ static int build_buffers(struct net *n)
     /* line-aligned, so that a ring of 8 or more slots starts a line (its
      * first slots are the ones used again: net_ivc_take); not zeroed, so
      * that pages of rings never written are never touched */
-    if (slab && !(n->slab = aligned_alloc(64, (slab * sizeof *n->slab + 63) & ~(size_t)63)))
+    if (slab && !(n->slab = net_alloc_lines(slab * sizeof *n->slab, false, n->huge_pages)))
         return SATURN_ENOMEM;
     if (ob_slab &&
-        !(n->ob_slab = aligned_alloc(64, (ob_slab * sizeof *n->ob_slab + 63) & ~(size_t)63)))
+        !(n->ob_slab = net_alloc_lines(ob_slab * sizeof *n->ob_slab, false, n->huge_pages)))
         return SATURN_ENOMEM;
-    if (ob_slab && n->ob_credits && !(n->ob_up = malloc(ob_slab * sizeof *n->ob_up)))
+    if (ob_slab && n->ob_credits &&
+        !(n->ob_up = net_alloc_lines(ob_slab * sizeof *n->ob_up, false, n->huge_pages)))
         return SATURN_ENOMEM;
     size_t at = 0, ob_at = 0;
     for (size_t i = 0; i < nvc; i++) {
@@ -392,8 +390,8 @@ static int build_buffers(struct net *n)
 static int build_nodes(struct net *n, uint64_t seed)
 {
     n->nnodes = n->topo.nodes;
-    n->nodes = zalloc_lines(n->nnodes, sizeof *n->nodes);
-    n->node_rng = zalloc_lines(n->nnodes, sizeof *n->node_rng); /* a stream never straddles two lines */
+    n->nodes = zalloc_lines(n, n->nnodes, sizeof *n->nodes);
+    n->node_rng = zalloc_lines(n, n->nnodes, sizeof *n->node_rng); /* a stream never straddles two lines */
     n->inj_credits = calloc((size_t)n->nnodes * n->V, sizeof *n->inj_credits);
     n->node_active = calloc((n->nnodes + 63) / 64, sizeof(uint64_t));
     if (!n->nodes || !n->node_rng || !n->inj_credits || !n->node_active)
@@ -719,6 +717,20 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
     n->watchdog = (uint64_t)saturn_config_int(cfg, "sim.watchdog");
     n->source_limit = (uint32_t)saturn_config_int(cfg, "traffic.source_queue");
     n->check = saturn_config_bool(cfg, "sim.check_invariants");
+    /* auto: huge pages only where the TLB is the limit. The 16,512-node
+     * Dragonfly's ports and VCs (29 MB, 210 MB in all) ran 4 % faster in
+     * them; a 1,056-node one's (2 MB) 8 % slower and a 5,256-node one's
+     * (9 MB) no better (docs/PERFORMANCE.md, 2026-12-03). */
+    switch (saturn_config_enum(cfg, "sim.huge_pages")) {
+    case 1: n->huge_pages = true; break;
+    case 2: n->huge_pages = false; break;
+    default:
+        n->huge_pages = (size_t)n->topo.routers * (size_t)n->P *
+                            (sizeof(struct port) +
+                             (size_t)n->V * (sizeof(struct ivc) + sizeof(struct ivc_route) +
+                                             sizeof(struct ovc))) >=
+                        ((size_t)16 << 20);
+    }
 #ifdef SATURN_DEBUG
     n->check = true;
 #endif
@@ -1029,6 +1041,8 @@ static bool packet_pool_grow(struct net *n)
     if ((char *)pk != b + at)
         memmove(pk, b + at, (size_t)n->pk_cap * sizeof *pk);
     n->pk = pk;
+    if (n->huge_pages) /* before the new records are first touched (the memset) */
+        net_hint_huge(b, (size_t)cap * sizeof *n->pk + 63);
     uint32_t *fr = realloc(n->pk_free, (size_t)cap * sizeof *fr);
     if (!fr)
         return false;

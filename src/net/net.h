@@ -386,6 +386,8 @@ struct net {
     bool va_islip;          /* router.vc_alloc = islip: VC allocation by 1-iteration iSLIP */
     bool transit_first;     /* router.transit_priority: an output serves inputs from other
                                routers before the router's injection ports */
+    bool huge_pages;        /* sim.huge_pages: the large arrays in transparent huge pages
+                               (net_alloc_lines; a hint, no result depends on it) */
     bool prefetch_next;     /* the torus's and the output-buffered loops prefetch the next
                                active router's ports and VCs: set when they are larger than a
                                core's L2 (net_create) */

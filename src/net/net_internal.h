@@ -265,6 +265,15 @@ static inline __attribute__((always_inline)) flit_t net_ivc_pop(struct net *n, s
     return f;
 }
 bool net_ring_grow(flit_t **buf, uint32_t *head, uint32_t count, uint32_t *mask);
+/* Arrays of this size or more go in huge pages with sim.huge_pages (bigmem.c). */
+#define NET_HUGE_FROM ((size_t)4 << 20)
+/* Cache-line aligned memory for bytes (rounded up to a line), zeroed if
+ * zero; with huge, an array of NET_HUGE_FROM or more advised as
+ * transparent huge pages. free() releases it. */
+void *net_alloc_lines(size_t bytes, bool zero, bool huge);
+/* Advise [p, p + bytes) as transparent huge pages if it is NET_HUGE_FROM
+ * or more (a block grown by realloc: the packet records). */
+void net_hint_huge(void *p, size_t bytes);
 /* Output VC o's ring mask: the network's with bounded buffers (the ring
  * array's line not fetched), its own with unlimited ones (they grow). */
 static inline __attribute__((always_inline)) uint32_t net_ob_mask(const struct net *n,
