@@ -237,6 +237,20 @@ static void *zalloc_lines(const struct net *n, size_t count, size_t size)
     return net_alloc_lines(count * size, true, n->huge_pages);
 }
 
+/* The bytes of the routers' ports and of their VCs' input and output
+ * records, with routes their routing lines too: the state a router-cycle
+ * reads, against the caches (prefetch_next) and the TLB (huge_pages). */
+static size_t router_state_bytes(const struct net *n, bool routes)
+{
+    const size_t vc = sizeof(struct ivc) + sizeof(struct ovc) +
+                      (routes ? sizeof(struct ivc_route) : 0);
+    return (size_t)n->topo.routers * (size_t)n->P *
+           (sizeof(struct port) + (size_t)n->V * vc);
+}
+
+/* sim.huge_pages, in the order of sim.c's names. */
+enum huge_mode { HUGE_AUTO, HUGE_ON, HUGE_OFF };
+
 static int build_ports(struct net *n)
 {
     const struct topo *t = &n->topo;
@@ -653,9 +667,7 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
      * prefetch the next router's (measured: 2-16 % on a 32x32 torus, 7 % on
      * paper 004's 16,512-node Dragonfly, 19 % slower on a 16x16 torus that
      * fits; docs/PERFORMANCE.md). A hint: no result depends on it. */
-    n->prefetch_next = (size_t)n->topo.routers * (size_t)n->P *
-                           (sizeof(struct port) + 2 * (size_t)n->V * sizeof(struct ivc)) >
-                       ((size_t)1 << 20);
+    n->prefetch_next = router_state_bytes(n, false) > ((size_t)1 << 20);
     if (n->sw_hold && (n->sw_islip || n->speedup != 1))
         return saturn_config_fail(cfg, "router.sw_hold", err,
                                   "holds one match per input and output port: it needs "
@@ -721,15 +733,10 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
      * Dragonfly's ports and VCs (29 MB, 210 MB in all) ran 4 % faster in
      * them; a 1,056-node one's (2 MB) 8 % slower and a 5,256-node one's
      * (9 MB) no better (docs/PERFORMANCE.md, 2026-12-03). */
-    switch (saturn_config_enum(cfg, "sim.huge_pages")) {
-    case 1: n->huge_pages = true; break;
-    case 2: n->huge_pages = false; break;
-    default:
-        n->huge_pages = (size_t)n->topo.routers * (size_t)n->P *
-                            (sizeof(struct port) +
-                             (size_t)n->V * (sizeof(struct ivc) + sizeof(struct ivc_route) +
-                                             sizeof(struct ovc))) >=
-                        ((size_t)16 << 20);
+    switch ((enum huge_mode)saturn_config_enum(cfg, "sim.huge_pages")) {
+    case HUGE_ON: n->huge_pages = true; break;
+    case HUGE_OFF: n->huge_pages = false; break;
+    case HUGE_AUTO: n->huge_pages = router_state_bytes(n, true) >= ((size_t)16 << 20); break;
     }
 #ifdef SATURN_DEBUG
     n->check = true;
