@@ -42,18 +42,9 @@ cpu() {
     tail -1 "$tmp/time" | awk '{printf "%.3f\n", $1 + $2}'
 }
 
-torus_bs=(topology=torus k=16 n=2 use_noc_latency=0 routing_function=dim_order num_vcs=4
-          vc_buf_size=8 packet_size=16 traffic=uniform injection_rate_uses_flits=1
-          injection_rate=0.13)
-torus_sat=(--preset booksim-iq network.k=16 network.n=2 router.vcs=4 router.buf_flits=8
-           traffic.packet_length=16 traffic.flit_rate=0.13)
-df_bs=(topology=dragonflynew k=4 n=1 routing_function=min num_vcs=3 vc_buf_size=256
-       packet_size=16 traffic=uniform injection_rate_uses_flits=1 injection_rate=0.25)
-df_sat=(--preset booksim-iq network.topology=dragonfly dragonfly.p=4 dragonfly.a=8
-        dragonfly.h=4 dragonfly.arrangement=consecutive dragonfly.local_latency=10
-        dragonfly.global_latency=100 router.vcs=3 dragonfly.local_vcs=3 dragonfly.global_vcs=3
-        router.buf_flits=256 dragonfly.global_buf_flits=256 routing.algorithm=booksim_min
-        routing.reroute=once traffic.packet_length=16 traffic.flit_rate=0.25)
+# the matched pairs' arguments (torus_bs, torus_sat, df_bs, df_sat)
+# shellcheck source=bench/pairs.sh
+source "$here/pairs.sh"
 
 # best CPU seconds of n runs of a command, and the cycles the last run reports
 best() { # n parser cmd...
