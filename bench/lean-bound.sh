@@ -2,7 +2,9 @@
 # Issue 21, goal 1: the torus pair of bench/peers.sh three ways, CPU ms a
 # simulated cycle: saturn, bench/lean_torus.c (the same router model written
 # from scratch for that one configuration and for speed alone: a floor for
-# a flit-level engine on this machine) and, with BOOKSIM=/path, BookSim 2.
+# a flit-level engine on this machine; and with -DSPLIT_PHASES, arrivals and
+# credits taken in a pass of their own, as saturn takes them) and, with
+# BOOKSIM=/path, BookSim 2.
 # Each best of REPS runs (default 3; BookSim once). Not a test.
 #
 # usage: [BOOKSIM=/path/to/booksim] bench/lean-bound.sh [SATURN_BINARY]
@@ -17,6 +19,7 @@ source "$here/pairs.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O3 -std=c11 -o "$tmp/lean_torus" "$here/lean_torus.c"
+cc -O3 -std=c11 -DSPLIT_PHASES -o "$tmp/lean_torus_split" "$here/lean_torus.c"
 
 cpu() { # CPU seconds (user + sys) of a command
     /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || true
@@ -37,6 +40,7 @@ s=$(best "$REPS" "$sat" run "${torus_sat[@]}" steady.warmup=$W steady.measure=$W
 scyc=$(grep -oE '"cycles":[[:space:]]*[0-9]+' "$tmp/sat.json" | grep -oE '[0-9]+$')
 l=$(best "$REPS" "$tmp/lean_torus" 0.13 $((2 * W)))
 grep -q "NOT ALL" "$tmp/out" && { cat "$tmp/out"; echo "lean_torus did not drain" >&2; exit 1; }
+ls=$(best "$REPS" "$tmp/lean_torus_split" 0.13 $((2 * W)))
 lcyc=$((2 * W))
 if [ -n "${BOOKSIM:-}" ]; then
     {
@@ -51,11 +55,13 @@ fi
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 echo "| program | cycles | CPU s | CPU ms/cycle | BookSim / it |"
 echo "|---|---|---|---|---|"
-awk -v s="$s" -v sy="$scyc" -v l="$l" -v ly="$lcyc" -v b="${b:-}" -v by="${bcyc:-}" 'BEGIN{
+awk -v s="$s" -v sy="$scyc" -v l="$l" -v ls="$ls" -v ly="$lcyc" -v b="${b:-}" -v by="${bcyc:-}" 'BEGIN{
     bm = b != "" ? b / by : 0
     if (b != "") printf "| BookSim 2 | %d | %.2f | %.4f | 1 |\n", by, b, 1000 * bm
     printf "| saturn | %d | %.3f | %.4f | %s |\n", sy, s, 1000 * s / sy,
         b != "" ? sprintf("%.1fx", bm / (s / sy)) : "(BOOKSIM unset)"
     printf "| bench/lean_torus.c | %d | %.3f | %.4f | %s |\n", ly, l, 1000 * l / ly,
         b != "" ? sprintf("%.1fx", bm / (l / ly)) : "(BOOKSIM unset)"
-    printf "# saturn / lean_torus: %.2fx\n", (s / sy) / (l / ly) }'
+    printf "| bench/lean_torus.c -DSPLIT_PHASES | %d | %.3f | %.4f | %s |\n", ly, ls, 1000 * ls / ly,
+        b != "" ? sprintf("%.1fx", bm / (ls / ly)) : "(BOOKSIM unset)"
+    printf "# saturn / lean_torus: %.2fx; SPLIT_PHASES / lean_torus: %.2fx\n", (s / sy) / (l / ly), ls / l }'
