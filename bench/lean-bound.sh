@@ -1,25 +1,28 @@
 #!/usr/bin/env bash
-# Issue 21, goal 1: the torus pair of bench/peers.sh three ways, CPU ms a
-# simulated cycle: saturn, bench/lean_torus.c (the same router model written
-# from scratch for that one configuration and for speed alone: a floor for
-# a flit-level engine on this machine; and with -DSPLIT_PHASES, arrivals and
-# credits taken in a pass of their own, as saturn takes them) and, with
-# BOOKSIM=/path, BookSim 2.
-# Each best of REPS runs (default 3; BookSim once). Not a test.
+# Issue 21, goal 1: each matched pair of bench/peers.sh three ways, CPU ms a
+# simulated cycle: saturn; the pair's model written from scratch for that one
+# configuration and for speed alone (bench/lean_torus.c, bench/lean_dragonfly.c:
+# a floor for a flit-level engine on this machine; lean_torus.c also with
+# -DSPLIT_PHASES, arrivals and credits taken in a pass of their own as saturn
+# takes them); and, with BOOKSIM=/path, BookSim 2. Each best of REPS runs
+# (default 3; BookSim once). Not a test.
 #
-# usage: [BOOKSIM=/path/to/booksim] bench/lean-bound.sh [SATURN_BINARY]
+# usage: [BOOKSIM=/path/to/booksim] [ONLY=torus|dragonfly] bench/lean-bound.sh [SATURN_BINARY]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 sat=${1:-$here/../build/saturn}
 REPS=${REPS:-3}
+ONLY=${ONLY:-}
 W=10000
 [ -x "$sat" ] || { echo "build saturn first (bash scripts/build.sh)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "needs /usr/bin/time (GNU time)" >&2; exit 2; }
 # shellcheck source=bench/pairs.sh
 source "$here/pairs.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 cc -O3 -std=c11 -o "$tmp/lean_torus" "$here/lean_torus.c"
 cc -O3 -std=c11 -DSPLIT_PHASES -o "$tmp/lean_torus_split" "$here/lean_torus.c"
+cc -O3 -std=c11 -o "$tmp/lean_dragonfly" "$here/lean_dragonfly.c"
 
 cpu() { # CPU seconds (user + sys) of a command
     /usr/bin/time -f "%U %S" -o "$tmp/time" "$@" >"$tmp/out" 2>"$tmp/err" || true
@@ -34,34 +37,49 @@ best() { # n cmd...
     done
     echo "$b"
 }
+row() { # program cycles cpu booksim-ms-a-cycle
+    awk -v n="$1" -v y="$2" -v c="$3" -v bm="$4" 'BEGIN{
+        printf "| %s | %d | %.3f | %.4f | %s |\n", n, y, c, 1000 * c / y,
+            bm != "" ? sprintf("%.1fx", bm / (c / y)) : "(BOOKSIM unset)" }'
+}
 
-s=$(best "$REPS" "$sat" run "${torus_sat[@]}" steady.warmup=$W steady.measure=$W \
-    steady.drain_max=100000 --json "$tmp/sat.json" -q)
-scyc=$(grep -oE '"cycles":[[:space:]]*[0-9]+' "$tmp/sat.json" | grep -oE '[0-9]+$')
-l=$(best "$REPS" "$tmp/lean_torus" 0.13 $((2 * W)))
-grep -q "NOT ALL" "$tmp/out" && { cat "$tmp/out"; echo "lean_torus did not drain" >&2; exit 1; }
-ls=$(best "$REPS" "$tmp/lean_torus_split" 0.13 $((2 * W)))
-lcyc=$((2 * W))
-if [ -n "${BOOKSIM:-}" ]; then
-    {
-        for kv in "${torus_bs[@]}"; do echo "${kv%%=*} = ${kv#*=};"; done
-        echo "sim_type = latency; warmup_periods = 1; sample_period = $W; max_samples = 2;"
-        echo "latency_thres = 1000000.0;"
-    } >"$tmp/bs.cfg"
-    b=$(best 1 "$BOOKSIM" "$tmp/bs.cfg")
-    bcyc=$(grep -oE 'Time taken is [0-9]+ cycles' "$tmp/out" | tail -1 | grep -oE '[0-9]+') ||
-        { echo "BookSim failed" >&2; exit 1; }
-fi
+pair() { # name bs-array sat-array lean-binary lean-load [lean-variant-binary]
+    local name=$1 load=$5 s scyc l b="" bcyc bm=""
+    local -n bs=$2 sa=$3
+    s=$(best "$REPS" "$sat" run "${sa[@]}" steady.warmup=$W steady.measure=$W \
+        steady.drain_max=100000 --json "$tmp/sat.json" -q)
+    scyc=$(grep -oE '"cycles":[[:space:]]*[0-9]+' "$tmp/sat.json" | grep -oE '[0-9]+$') ||
+        { cat "$tmp/err" >&2; echo "saturn failed" >&2; exit 1; }
+    l=$(best "$REPS" "$4" "$load" $((2 * W)))
+    grep -q "NOT ALL" "$tmp/out" && { cat "$tmp/out"; echo "$4 did not drain" >&2; exit 1; }
+    if [ -n "${6:-}" ]; then
+        lv=$(best "$REPS" "$6" "$load" $((2 * W)))
+    fi
+    if [ -n "${BOOKSIM:-}" ]; then
+        {
+            for kv in "${bs[@]}"; do echo "${kv%%=*} = ${kv#*=};"; done
+            echo "sim_type = latency; warmup_periods = 1; sample_period = $W; max_samples = 2;"
+            echo "latency_thres = 1000000.0;"
+        } >"$tmp/bs.cfg"
+        b=$(best 1 "$BOOKSIM" "$tmp/bs.cfg")
+        bcyc=$(grep -oE 'Time taken is [0-9]+ cycles' "$tmp/out" | tail -1 | grep -oE '[0-9]+') ||
+            { echo "BookSim failed" >&2; exit 1; }
+        bm=$(awk -v b="$b" -v y="$bcyc" 'BEGIN{printf "%.6f", b / y}')
+        row "$name: BookSim 2" "$bcyc" "$b" "$bm"
+    fi
+    row "$name: saturn" "$scyc" "$s" "$bm"
+    row "$name: $(basename "$4").c" $((2 * W)) "$l" "$bm"
+    [ -z "${6:-}" ] || row "$name: $(basename "$4").c -DSPLIT_PHASES" $((2 * W)) "$lv" "$bm"
+    awk -v n="$name" -v s="$s" -v sy="$scyc" -v l="$l" -v ly=$((2 * W)) 'BEGIN{
+        printf "# %s: saturn / lean: %.2fx\n", n, (s / sy) / (l / ly) }' >>"$tmp/ratios"
+}
+
 echo "# load average: $(cut -d' ' -f1-3 /proc/loadavg); $(nproc) CPUs"
 echo "| program | cycles | CPU s | CPU ms/cycle | BookSim / it |"
 echo "|---|---|---|---|---|"
-awk -v s="$s" -v sy="$scyc" -v l="$l" -v ls="$ls" -v ly="$lcyc" -v b="${b:-}" -v by="${bcyc:-}" 'BEGIN{
-    bm = b != "" ? b / by : 0
-    if (b != "") printf "| BookSim 2 | %d | %.2f | %.4f | 1 |\n", by, b, 1000 * bm
-    printf "| saturn | %d | %.3f | %.4f | %s |\n", sy, s, 1000 * s / sy,
-        b != "" ? sprintf("%.1fx", bm / (s / sy)) : "(BOOKSIM unset)"
-    printf "| bench/lean_torus.c | %d | %.3f | %.4f | %s |\n", ly, l, 1000 * l / ly,
-        b != "" ? sprintf("%.1fx", bm / (l / ly)) : "(BOOKSIM unset)"
-    printf "| bench/lean_torus.c -DSPLIT_PHASES | %d | %.3f | %.4f | %s |\n", ly, ls, 1000 * ls / ly,
-        b != "" ? sprintf("%.1fx", bm / (ls / ly)) : "(BOOKSIM unset)"
-    printf "# saturn / lean_torus: %.2fx; SPLIT_PHASES / lean_torus: %.2fx\n", (s / sy) / (l / ly), ls / l }'
+: >"$tmp/ratios"
+[ -z "$ONLY" ] || [ "$ONLY" = torus ] &&
+    pair torus16_dor_0.13 torus_bs torus_sat "$tmp/lean_torus" 0.13 "$tmp/lean_torus_split"
+[ -z "$ONLY" ] || [ "$ONLY" = dragonfly ] &&
+    pair dragonfly1k_min_0.25 df_bs df_sat "$tmp/lean_dragonfly" 0.25
+cat "$tmp/ratios"
