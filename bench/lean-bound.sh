@@ -44,7 +44,7 @@ row() { # program cycles cpu booksim-ms-a-cycle
 }
 
 pair() { # name bs-array sat-array lean-binary lean-load [lean-variant-binary]
-    local name=$1 load=$5 s scyc l b="" bcyc bm=""
+    local name=$1 load=$5 s scyc l lv="" b="" bcyc bm=""
     local -n bs=$2 sa=$3
     s=$(best "$REPS" "$sat" run "${sa[@]}" steady.warmup=$W steady.measure=$W \
         steady.drain_max=100000 --json "$tmp/sat.json" -q)

@@ -105,6 +105,24 @@ static inline void route(int r, uint32_t pid, uint8_t *op, uint8_t *cls)
     }
 }
 
+/* router r's arrivals and credits of this cycle (register parity cur), into its state */
+static inline void absorb(struct router *rt, int r, int cur)
+{
+    /* arrivals */
+    for (unsigned m = arr_m[cur][r]; m; m &= m - 1) {
+        const int p = __builtin_ctz(m), v = arr_v[cur][r][p], i = p * V + v;
+        rt->buf[i][(rt->head[i] + rt->cnt[i]) & (B - 1)] = arr_f[cur][r][p];
+        rt->cnt[i]++;
+        rt->ne[p] |= (uint8_t)(1u << v);
+        rt->rp |= (uint8_t)(1u << p);
+    }
+    /* credits */
+    for (unsigned m = cr_m[cur][r]; m; m &= m - 1) {
+        const int op = __builtin_ctz(m);
+        rt->cred[op * V + cr_v[cur][r][op]]++;
+    }
+}
+
 static void step(uint32_t now, double rate)
 {
     const int cur = now & 1, nxt = cur ^ 1;
@@ -113,39 +131,13 @@ static void step(uint32_t now, double rate)
 #ifdef SPLIT_PHASES
     /* the variation: every router's arrivals and credits in a pass of their
      * own before the routers' (as saturn's engine takes them) */
-    for (int r = 0; r < NR; r++) {
-        struct router *rt = &R[r];
-        /* arrivals */
-        for (unsigned m = arr_m[cur][r]; m; m &= m - 1) {
-            const int p = __builtin_ctz(m), v = arr_v[cur][r][p], i = p * V + v;
-            rt->buf[i][(rt->head[i] + rt->cnt[i]) & (B - 1)] = arr_f[cur][r][p];
-            rt->cnt[i]++;
-            rt->ne[p] |= (uint8_t)(1u << v);
-            rt->rp |= (uint8_t)(1u << p);
-        }
-        /* credits */
-        for (unsigned m = cr_m[cur][r]; m; m &= m - 1) {
-            const int op = __builtin_ctz(m);
-            rt->cred[op * V + cr_v[cur][r][op]]++;
-        }
-    }
+    for (int r = 0; r < NR; r++)
+        absorb(&R[r], r, cur);
 #endif
     for (int r = 0; r < NR; r++) {
         struct router *rt = &R[r];
 #ifndef SPLIT_PHASES
-        /* arrivals */
-        for (unsigned m = arr_m[cur][r]; m; m &= m - 1) {
-            const int p = __builtin_ctz(m), v = arr_v[cur][r][p], i = p * V + v;
-            rt->buf[i][(rt->head[i] + rt->cnt[i]) & (B - 1)] = arr_f[cur][r][p];
-            rt->cnt[i]++;
-            rt->ne[p] |= (uint8_t)(1u << v);
-            rt->rp |= (uint8_t)(1u << p);
-        }
-        /* credits */
-        for (unsigned m = cr_m[cur][r]; m; m &= m - 1) {
-            const int op = __builtin_ctz(m);
-            rt->cred[op * V + cr_v[cur][r][op]]++;
-        }
+        absorb(rt, r, cur);
 #endif
         /* route and VC-allocate heads; switch requests */
         uint8_t req[P], vsel[P][P];
