@@ -7,17 +7,20 @@
  * speedup 1 (a head's route, VC allocation, one-iteration iSLIP switch
  * allocation, the crossing and its credit) and nothing else: no pipeline
  * delays, no statistics beyond a count, no warm-up or drain, no checks, no
- * configuration. Its ring buffers, masks and double-buffered link and
- * credit registers (each router absorbs its own arrivals and credits, so a
- * hop touches the downstream router's state once) are the lean layout the
- * earlier sections of docs/PERFORMANCE.md asked for. How fast it runs is
- * a floor for a flit-level engine of this model on the machine; the
- * numbers it simulates are not checked against anything but themselves
- * (throughput equal to the load below saturation, every packet delivered).
- * With -DSPLIT_PHASES every router's arrivals and credits are taken in a
- * pass of their own before the routers' cycle, as saturn's engine takes
- * them: the same results, to measure what absorbing them in the router's
- * own step is worth. Globals: a standalone program of one network. */
+ * configuration. Its ring buffers and masks are the lean layout the earlier
+ * sections of docs/PERFORMANCE.md asked for; its arrivals and credits go, as
+ * saturn's engine sends them, into a list of the next cycle in the order
+ * sent, taken in a pass of their own before the routers' cycle (the sender
+ * writes no line of the next router). How fast it runs is a floor for a
+ * flit-level engine of this model on the machine; the numbers it simulates
+ * are not checked against anything but themselves (throughput equal to the
+ * load below saturation, every packet delivered). With -DREGISTERS they go
+ * instead into double-buffered link and credit registers of the receiving
+ * router, which absorbs its own as its cycle starts (a hop then touches the
+ * downstream router's state once), and with -DREGISTERS -DSPLIT_PHASES the
+ * registers are absorbed in a pass of their own: the same results, to
+ * measure what each placement is worth (the lists are the fastest of the
+ * three here). Globals: a standalone program of one network. */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
@@ -45,10 +48,17 @@ struct router {
 };
 
 static struct router R[NR];
+#ifdef REGISTERS
 /* link and credit registers, double-buffered by the cycle's parity */
 static flit arr_f[2][NR][P];
 static uint8_t arr_v[2][NR][P], arr_m[2][NR];
 static uint8_t cr_v[2][NR][P], cr_m[2][NR]; /* per output port: credited VC */
+#else
+/* the lists of arrivals and credits, double-buffered by the cycle's parity:
+ * an arrival's router, port and VC, and its flit; a credit's router and
+ * output VC */
+static uint32_t arr_q[2][NR * P][2], cr_q[2][NR * P], arr_qn[2], cr_qn[2];
+#endif
 static uint16_t pk_dst[1 << 20], pk_src[1 << 20];
 static uint32_t pk_t0[1 << 20];
 static uint32_t next_pid = 1;
@@ -105,6 +115,7 @@ static inline void route(int r, uint32_t pid, uint8_t *op, uint8_t *cls)
     }
 }
 
+#ifdef REGISTERS
 /* router r's arrivals and credits of this cycle (register parity cur), into its state */
 static inline void absorb(struct router *rt, int r, int cur)
 {
@@ -122,21 +133,67 @@ static inline void absorb(struct router *rt, int r, int cur)
         rt->cred[op * V + cr_v[cur][r][op]]++;
     }
 }
+/* the senders' side: an arrival at input VC (p, v) of router d, a credit
+ * for output VC v of port op of router u, next cycle */
+#define SEND_ARRIVAL(nx, d, p, v, f)                                                              \
+    do {                                                                                          \
+        arr_m[nx][d] |= (uint8_t)(1u << (p));                                                     \
+        arr_v[nx][d][p] = (uint8_t)(v);                                                           \
+        arr_f[nx][d][p] = (f);                                                                    \
+    } while (0)
+#define SEND_CREDIT(nx, u, op, v)                                                                 \
+    do {                                                                                          \
+        cr_m[nx][u] |= (uint8_t)(1u << (op));                                                     \
+        cr_v[nx][u][op] = (uint8_t)(v);                                                           \
+    } while (0)
+#else
+/* the lists of this cycle into the routers' state (absorb's work) */
+static void absorb_lists(int cur)
+{
+    for (uint32_t k = 0; k < arr_qn[cur]; k++) {
+        const uint32_t x = arr_q[cur][k][0], r = x >> 8, p = x >> 4 & 15, v = x & 15;
+        struct router *rt = &R[r];
+        const int i = (int)(p * V + v);
+        rt->buf[i][(rt->head[i] + rt->cnt[i]) & (B - 1)] = arr_q[cur][k][1];
+        rt->cnt[i]++;
+        rt->ne[p] |= (uint8_t)(1u << v);
+        rt->rp |= (uint8_t)(1u << p);
+    }
+    for (uint32_t k = 0; k < cr_qn[cur]; k++) {
+        const uint32_t x = cr_q[cur][k];
+        R[x >> 8].cred[x & 0xff]++;
+    }
+    arr_qn[cur] = cr_qn[cur] = 0;
+}
+/* the senders' side: an arrival at input VC (p, v) of router d, a credit
+ * for output VC v of port op of router u, next cycle */
+#define SEND_ARRIVAL(nx, d, p, v, f)                                                              \
+    do {                                                                                          \
+        uint32_t *e_ = arr_q[nx][arr_qn[nx]++];                                                   \
+        e_[0] = (uint32_t)(d) << 8 | (uint32_t)(p) << 4 | (uint32_t)(v);                          \
+        e_[1] = (f);                                                                              \
+    } while (0)
+#define SEND_CREDIT(nx, u, op, v) (cr_q[nx][cr_qn[nx]++] = (uint32_t)(u) << 8 | (uint32_t)((op) * V + (v)))
+#endif
 
 static void step(uint32_t now, double rate)
 {
     const int cur = now & 1, nxt = cur ^ 1;
+#ifndef REGISTERS
+    absorb_lists(cur);
+#else
     memset(arr_m[nxt], 0, sizeof arr_m[nxt]);
     memset(cr_m[nxt], 0, sizeof cr_m[nxt]);
-#ifdef SPLIT_PHASES
-    /* the variation: every router's arrivals and credits in a pass of their
-     * own before the routers' (as saturn's engine takes them) */
+#endif
+#if defined REGISTERS && defined SPLIT_PHASES
+    /* every router's registers in a pass of their own before the routers'
+     * (saturn's engine takes its lists so, not registers) */
     for (int r = 0; r < NR; r++)
         absorb(&R[r], r, cur);
 #endif
     for (int r = 0; r < NR; r++) {
         struct router *rt = &R[r];
-#ifndef SPLIT_PHASES
+#if defined REGISTERS && !defined SPLIT_PHASES
         absorb(rt, r, cur);
 #endif
         /* route and VC-allocate heads; switch requests */
@@ -206,9 +263,7 @@ static void step(uint32_t now, double rate)
             if (p == LOCAL) {
                 inj_cred[r][v]++;
             } else {
-                const int u = NB[r][p], uop = p ^ 1;
-                cr_m[nxt][u] |= (uint8_t)(1u << uop);
-                cr_v[nxt][u][uop] = (uint8_t)v;
+                SEND_CREDIT(nxt, NB[r][p], p ^ 1, v);
             }
             hops++;
             if (op == LOCAL) {
@@ -217,10 +272,7 @@ static void step(uint32_t now, double rate)
                     lat_sum += now - pk_t0[(f >> 4) & 0xfffff];
                 }
             } else {
-                const int d = NB[r][op], dp = op ^ 1;
-                arr_m[nxt][d] |= (uint8_t)(1u << dp);
-                arr_v[nxt][d][dp] = (uint8_t)ov;
-                arr_f[nxt][d][dp] = f;
+                SEND_ARRIVAL(nxt, NB[r][op], op ^ 1, ov, f);
                 rt->cred[op * V + ov]--;
             }
             if ((f & 15) == PL - 1) {
@@ -253,9 +305,7 @@ static void step(uint32_t now, double rate)
             const uint32_t v = src_vc[r];
             if (v != NONE && inj_cred[r][v]) {
                 inj_cred[r][v]--;
-                arr_m[nxt][r] |= 1u << LOCAL;
-                arr_v[nxt][r][LOCAL] = (uint8_t)v;
-                arr_f[nxt][r][LOCAL] = pid << 4 | src_seq[r];
+                SEND_ARRIVAL(nxt, r, LOCAL, v, pid << 4 | src_seq[r]);
                 if (++src_seq[r] == PL) {
                     src_seq[r] = 0;
                     inj_busy[r][v] = 0;
