@@ -187,6 +187,34 @@ static void audit_catches_corruption(void **state)
     saturn_config_free(c);
 }
 
+/* The audit catches an input VC holding flits whose bit its port's mask of
+ * VCs holding flits lost (the routers' cycle would never look at it). */
+static void audit_catches_lost_vc_bit(void **state)
+{
+    (void)state;
+    struct saturn_config *cfg;
+    struct net *n = test_net((const char *const[]){"network.k=4", NULL}, &cfg);
+    /* four sources into one node: its ejection holds the others' flits back */
+    for (uint32_t src = 0; src < 4; src++)
+        if (src != 2)
+            for (int k = 0; k < 4; k++)
+                net_packet_new(n, src, 2, 8, true);
+    const size_t nvc = (size_t)n->topo.routers * n->P * n->V;
+    size_t held = SIZE_MAX;
+    for (int t = 0; held == SIZE_MAX && t < 50; t++) {
+        assert_int_equal(net_step(n), SATURN_OK);
+        for (size_t i = 0; held == SIZE_MAX && i < nvc; i++)
+            if (n->ivcs[i].count > 0)
+                held = i;
+    }
+    assert_true(held != SIZE_MAX);
+    assert_true(net_audit(n));
+    n->ports[held / n->V].nonempty &= ~(1ULL << (held % n->V));
+    assert_false(net_audit(n));
+    assert_non_null(strstr(n->fail_msg, "mask of VCs holding flits"));
+    test_net_free(n, cfg);
+}
+
 /* A node takes at most one flit per cycle, whatever the router's speedup. */
 static void ejection_is_one_flit_per_cycle(void **state)
 {
@@ -1345,6 +1373,7 @@ int main(void)
         cmocka_unit_test(collective_counts_every_packet),
         cmocka_unit_test(injection_vcs),
         cmocka_unit_test(audit_catches_corruption),
+        cmocka_unit_test(audit_catches_lost_vc_bit),
         cmocka_unit_test(flit_on_link_unseen_until_it_arrives),
         cmocka_unit_test(ready_mask_follows_room),
         cmocka_unit_test(link_records_fast_cycle_same),

@@ -145,6 +145,11 @@ bool net_audit(struct net *n)
                      "arrived, ring of %u", i / V, i % V, (long long)listed[i], iv->count,
                      iv->mask + 1);
             ok = audit_fail(n, msg);
+        } else if (((n->ports[i / V].nonempty >> (i % V)) & 1) != (iv->count > 0)) {
+            snprintf(msg, sizeof msg, "input port %zu vc %zu: %u flits held, its port's mask of "
+                     "VCs holding flits %#llx", i / V, i % V, iv->count,
+                     (unsigned long long)n->ports[i / V].nonempty);
+            ok = audit_fail(n, msg);
         } else if (run & IVC_RUN ? !run_record_ok(n, iv) : run != 0) {
             snprintf(msg, sizeof msg, "input port %zu vc %zu: a run record 0x%x of packet %u "
                      "holding %u flits", i / V, i % V, run, iv->run_pid, iv->count);
