@@ -5,6 +5,8 @@
  * (doubles to 17 significant digits, which round-trip exactly), the rows
  * by generation, the per-link records, the latency histogram and the time
  * series, one value or one row a line, so that `git diff` shows what moved.
+ * Each configuration runs with sim.vc_runs on and with it off (a speed hint:
+ * an input VC's flits as runs or in its ring), both against the one file.
  *
  * A deliberate change of behaviour (a bug fix, a new default) is recorded
  * by regenerating the files and committing them with the change:
@@ -154,8 +156,10 @@ static void on_row(void *user, const struct saturn_series_row *x)
         x->smoothed_accepted, x->smoothed_latency, x->threshold, x->estimate);
 }
 
-/* The words' run, as text: the words, then the series, then the results. */
-static struct text run_text(const char *const *kv)
+/* The words' run, as text: the words, then the series, then the results.
+ * extra: one more word, not written (a speed hint whose every setting must
+ * give the same text), or NULL. */
+static struct text run_text(const char *const *kv, const char *extra)
 {
     struct text t = {0};
     put(&t, "config");
@@ -163,6 +167,9 @@ static struct text run_text(const char *const *kv)
         put(&t, " %s", *w);
     put(&t, "\n");
     struct saturn_config *c = test_config(kv);
+    struct saturn_error werr = {0};
+    if (extra && saturn_config_apply_arg(c, extra, &werr) != SATURN_OK)
+        fail_msg("%s", werr.msg);
     struct saturn_sim *s = NULL;
     struct saturn_error err = {0};
     if (saturn_sim_create(c, &s, &err) != SATURN_OK)
@@ -234,9 +241,20 @@ static int report_lines(const char *name, const char *got, size_t glen, const ch
     return bad;
 }
 
+/* sim.vc_runs's settings (a speed hint): each must give the golden text. */
+static const char *const runs_modes[] = {"sim.vc_runs=on", "sim.vc_runs=off"};
+
+static void golden_as(const char *name, const char *const *kv, const char *extra);
+
 static void golden(const char *name, const char *const *kv)
 {
-    struct text t = run_text(kv);
+    for (size_t i = 0; i < sizeof runs_modes / sizeof *runs_modes; i++)
+        golden_as(name, kv, runs_modes[i]);
+}
+
+static void golden_as(const char *name, const char *const *kv, const char *extra)
+{
+    struct text t = run_text(kv, extra);
     const char *path = golden_path(name);
     const char *update = getenv("SATURN_GOLDEN_UPDATE");
     if (update && *update && strcmp(update, "0")) {
@@ -256,9 +274,9 @@ static void golden(const char *name, const char *const *kv)
     free(want);
     free(t.s);
     if (bad)
-        fail_msg("%s: %d line(s) differ from %s (first ones above). If the change is meant, "
-                 "regenerate with scripts/golden-update.sh and commit the diff",
-                 name, bad, path);
+        fail_msg("%s (%s): %d line(s) differ from %s (first ones above). If the change is "
+                 "meant, regenerate with scripts/golden-update.sh and commit the diff",
+                 name, extra, bad, path);
 }
 
 /* ---- the configurations ---------------------------------------------------- */

@@ -1072,7 +1072,7 @@ static void runs_exact(void **state)
         struct net *n = test_net(
             (const char *const[]){"network.topology=dragonfly", "dragonfly.p=2", "dragonfly.a=4",
                                   "dragonfly.h=2", "router.vcs=3", "router.buf_flits=32",
-                                  "router.out_buf_flits=32",
+                                  "router.out_buf_flits=32", "sim.vc_runs=on",
                                   mode == 3 ? "router.switching=wormhole" : "router.switching=vct",
                                   "router.speedup=2", "router.route_delay=4",
                                   mode == 2 ? "router.xbar_delay=2" : "router.xbar_delay=1",
@@ -1183,6 +1183,60 @@ static void huge_pages_auto_by_size(void **state)
     }
 }
 
+/* sim.vc_runs = auto keeps runs only where the routers' ports, VCs and rings
+ * take more than 2 MiB (a 32x32 torus with 3 VCs of 8 flits: 2.2 MiB), not
+ * on a 16x16 one (0.5 MiB); on and off are obeyed whatever the size; and a
+ * network that keeps none holds none while its VCs fill, one that keeps
+ * them holds them. */
+static void vc_runs_auto_by_size(void **state)
+{
+    (void)state;
+    const struct {
+        const char *k, *mode;
+        bool runs;
+    } cases[] = {{"network.k=16", "sim.vc_runs=auto", false},
+                 {"network.k=16", "sim.vc_runs=on", true},
+                 {"network.k=32", "sim.vc_runs=auto", true},
+                 {"network.k=32", "sim.vc_runs=off", false}};
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct saturn_config *c =
+            test_config((const char *const[]){cases[i].k, cases[i].mode, NULL});
+        struct saturn_error err = {0};
+        struct net n;
+        assert_int_equal(net_create(&n, c, 1, &err), SATURN_OK);
+        if (n.vc_runs != cases[i].runs)
+            fail_msg("%s %s: vc_runs %d", cases[i].k, cases[i].mode, n.vc_runs);
+        net_destroy(&n);
+        saturn_config_free(c);
+    }
+    for (int on = 0; on < 2; on++) {
+        struct saturn_config *cfg;
+        struct net *n = test_net((const char *const[]){"network.k=4", on ? "sim.vc_runs=on"
+                                                                         : "sim.vc_runs=off",
+                                                       NULL},
+                                 &cfg);
+        /* four sources into one node: its ejection holds the others' flits back */
+        for (uint32_t src = 0; src < 4; src++)
+            if (src != 2)
+                for (int k = 0; k < 4; k++)
+                    net_packet_new(n, src, 2, 8, true);
+        long held = 0, in_run = 0;
+        for (int t = 0; t < 200; t++) {
+            assert_int_equal(net_step(n), SATURN_OK);
+            for (size_t i = 0; i < (size_t)n->topo.routers * n->P * n->V; i++) {
+                held += n->ivcs[i].count > 0;
+                in_run += (n->ivcs[i].run & IVC_RUN) != 0;
+            }
+        }
+        assert_int_equal(n->packets_delivered, 12);
+        assert_true(held > 20);
+        if (on ? in_run == 0 : in_run != 0)
+            fail_msg("sim.vc_runs=%s: %ld VC-cycles in a run of %ld holding flits",
+                     on ? "on" : "off", in_run, held);
+        test_net_free(n, cfg);
+    }
+}
+
 /* An input VC's run (struct ivc, run) against a plain FIFO: random puts
  * (net_ivc_put) and takes (net_ivc_shift) of packets of 1 to 6 flits,
  * now and then a flit out of order or of another packet (every one a data
@@ -1213,7 +1267,7 @@ static void ivc_run_fifo(void **state)
                 pid++, seq = 0, len = 1 + (r >> 12) % 6;
             }
             const bool was_run = (iv.run & IVC_RUN) != 0;
-            net_ivc_put(&iv, f);
+            net_ivc_put(&iv, f, true);
             iv.count++;
             spilled += was_run && !(iv.run & IVC_RUN);
             ref[(rh + rn++) & 63] = f;
@@ -1393,6 +1447,7 @@ int main(void)
         cmocka_unit_test(ejection_is_one_flit_per_cycle),
         cmocka_unit_test(alloc_lines_aligned_zeroed),
         cmocka_unit_test(huge_pages_auto_by_size),
+        cmocka_unit_test(vc_runs_auto_by_size),
         cmocka_unit_test(too_few_vcs_stays_in_range),
         cmocka_unit_test(watchdog_longer_than_delays),
     };

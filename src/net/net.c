@@ -248,8 +248,9 @@ static size_t router_state_bytes(const struct net *n, bool routes)
            (sizeof(struct port) + (size_t)n->V * vc);
 }
 
-/* sim.huge_pages, in the order of sim.c's names. */
+/* sim.huge_pages and sim.vc_runs, in the order of sim.c's names. */
 enum huge_mode { HUGE_AUTO, HUGE_ON, HUGE_OFF };
+enum runs_mode { RUNS_AUTO, RUNS_ON, RUNS_OFF };
 
 static int build_ports(struct net *n)
 {
@@ -316,7 +317,7 @@ static int build_ports(struct net *n)
     return SATURN_OK;
 }
 
-static int build_buffers(struct net *n)
+static int build_buffers(struct net *n, enum runs_mode runs)
 {
     size_t nvc = (size_t)n->topo.routers * n->P * n->V;
     n->ivcs = zalloc_lines(n, nvc, sizeof *n->ivcs);
@@ -347,6 +348,18 @@ static int build_buffers(struct net *n)
      * that pages of rings never written are never touched */
     if (slab && !(n->slab = net_alloc_lines(slab * sizeof *n->slab, false, n->huge_pages)))
         return SATURN_ENOMEM;
+    /* auto: runs where the rings would not stay in a core's L2 (2 MiB on
+     * this host kind) with the routers' ports and VCs, so that a ring's
+     * line is a miss beyond it; below, the ring is written and read in
+     * the cache, and a run's tests (a new run or the next flit of one, a
+     * head or not) cost more than they save. Measured (docs/PERFORMANCE.md,
+     * 2026-12-04): the ring 3.6-4.4 % faster on the torus pair, a 256-router
+     * HyperX and a 512-node fat tree (0.6-1.4 MiB), 3.6 % slower on the
+     * 16x16 torus of bench/torus16_uniform_0.10.ini (0.5 MiB), and runs
+     * 6.6-30 % faster from a 32x32 torus (2.2 MiB) up. */
+    n->vc_runs = runs == RUNS_ON ||
+                 (runs == RUNS_AUTO &&
+                  router_state_bytes(n, false) + slab * sizeof *n->slab > ((size_t)2 << 20));
     if (ob_slab &&
         !(n->ob_slab = net_alloc_lines(ob_slab * sizeof *n->ob_slab, false, n->huge_pages)))
         return SATURN_ENOMEM;
@@ -816,7 +829,9 @@ int net_create(struct net *n, const struct saturn_config *cfg, uint64_t seed,
         return saturn_error_set(err, SATURN_EINPUT, "network too large: %llu routers x %d ports "
                                 "x %d VCs exceed the 2^31 VCs a credit can name",
                                 (unsigned long long)n->topo.routers, n->P, n->V);
-    if (build_ports(n) || build_buffers(n) || build_nodes(n, seed) ||
+    if (build_ports(n) ||
+        build_buffers(n, (enum runs_mode)saturn_config_enum(cfg, "sim.vc_runs")) ||
+        build_nodes(n, seed) ||
         net_partition_build(n, (uint32_t)saturn_config_int(cfg, "sim.threads")))
         return saturn_error_set(err, SATURN_ENOMEM,
                                 "out of memory building the network");
@@ -1321,10 +1336,11 @@ arrival_masks(struct port *pt, uint32_t v, uint32_t r, uint32_t count, uint32_t 
  * its VC's ring (net_ivc_put_run false): it, or end past the last. Out of
  * line and without a call inside, its loop keeps its bases in registers
  * (with the ring's call in it they lived on the stack, reloaded every
- * arrival); the caller takes the rare ring entry and calls it again. */
+ * arrival); the caller takes the rare ring entry and calls it again. With
+ * runs false (n->vc_runs) every entry goes into its VC's ring, here. */
 static inline __attribute__((always_inline)) const uint32_t *
 deliver_runs_as(struct net *n, const uint32_t *e, const uint32_t *const end,
-                const bool keep_wait, const bool mob_all)
+                const bool keep_wait, const bool mob_all, const bool runs)
 {
     const uint32_t V = (uint32_t)n->V;
     const uint64_t mob_ports = n->mob_ports;
@@ -1344,23 +1360,27 @@ deliver_runs_as(struct net *n, const uint32_t *e, const uint32_t *const end,
             continue;
         }
         const uint32_t count = iv->count;
-        if (!net_ivc_put_run(iv, e[1], e[2], count))
+        if (!runs)
+            iv->buf[(iv->head + count) & iv->mask] = net_deferred_flit(e);
+        else if (!net_ivc_put_run(iv, e[1], e[2], count))
             return e;
         iv->count = count + 1;
         arrival_masks(pt, v, r, count, rnvc, rports, router_active, mob_ports, mob_all);
     }
     return end;
 }
-#define DELIVER_RUNS(name, keep_wait, mob_all)                                                  \
+#define DELIVER_RUNS(name, keep_wait, mob_all, runs)                                            \
     static __attribute__((noinline)) const uint32_t *name(struct net *n, const uint32_t *e,     \
                                                           const uint32_t *end)                  \
     {                                                                                           \
-        return deliver_runs_as(n, e, end, keep_wait, mob_all);                                  \
+        return deliver_runs_as(n, e, end, keep_wait, mob_all, runs);                            \
     }
-DELIVER_RUNS(deliver_runs_wait, true, false)
-DELIVER_RUNS(deliver_runs_wait_all, true, true)
-DELIVER_RUNS(deliver_runs, false, false)
-DELIVER_RUNS(deliver_runs_all, false, true)
+DELIVER_RUNS(deliver_runs_wait, true, false, true) /* (keep_wait: n->vc_runs asked per flit) */
+DELIVER_RUNS(deliver_runs_wait_all, true, true, true)
+DELIVER_RUNS(deliver_runs, false, false, true)
+DELIVER_RUNS(deliver_runs_all, false, true, true)
+DELIVER_RUNS(deliver_rings, false, false, false)
+DELIVER_RUNS(deliver_rings_all, false, true, false)
 
 /* Flits a router of partition w sent to its own routers (net_send_deferred)
  * and arriving now, listed in aq (one of its due slots): each is put into
@@ -1376,8 +1396,9 @@ deliver_arrivals_as(struct net *n, struct creditq *aq, const bool keep_wait, con
         return false;
     const uint32_t *e = aq->i, *const end = aq->i + na;
     for (;;) {
-        e = keep_wait ? (mob_all ? deliver_runs_wait_all(n, e, end) : deliver_runs_wait(n, e, end))
-                      : (mob_all ? deliver_runs_all(n, e, end) : deliver_runs(n, e, end));
+        e = keep_wait   ? (mob_all ? deliver_runs_wait_all(n, e, end) : deliver_runs_wait(n, e, end))
+            : n->vc_runs ? (mob_all ? deliver_runs_all(n, e, end) : deliver_runs(n, e, end))
+                         : (mob_all ? deliver_rings_all(n, e, end) : deliver_rings(n, e, end));
         if (e == end || keep_wait) /* (keep_wait: deliver_runs_as takes every entry) */
             break;
         /* a ring's entry */

@@ -388,6 +388,10 @@ struct net {
                                routers before the router's injection ports */
     bool huge_pages;        /* sim.huge_pages: the large arrays in transparent huge pages
                                (net_alloc_lines; a hint, no result depends on it) */
+    bool vc_runs;           /* sim.vc_runs: an input VC keeps a packet's flits arrived over a
+                               bounded link as a run (struct ivc, run), not in its ring; set
+                               when the routers' state and rings are beyond a core's L2
+                               (build_buffers; a hint, no result depends on it) */
     bool prefetch_next;     /* the torus's and the output-buffered loops prefetch the next
                                active router's ports and VCs: set when they are larger than a
                                core's L2 (net_create) */

@@ -196,10 +196,16 @@ static inline __attribute__((always_inline)) bool net_ivc_put_run(struct ivc *iv
     }
     return false;
 }
-/* net_ivc_put: flit f appended, to its run or its ring (the arrivals'
- * pass calls the two apart: deliver_runs_as). */
-static inline __attribute__((always_inline)) void net_ivc_put(struct ivc *iv, flit_t f)
+/* net_ivc_put: flit f appended, to its run or its ring, or with runs false
+ * (n->vc_runs: no VC ever holds one) to its ring (the arrivals' pass calls
+ * the cases apart: deliver_runs_as). */
+static inline __attribute__((always_inline)) void net_ivc_put(struct ivc *iv, flit_t f,
+                                                             const bool runs)
 {
+    if (!runs) {
+        iv->buf[(iv->head + iv->count) & iv->mask] = f;
+        return;
+    }
     const uint32_t w = net_flit_word(f);
     if (!net_ivc_put_run(iv, f.pid, w, iv->count))
         net_ivc_put_ring(iv, f.pid, w, iv->count);
@@ -474,7 +480,7 @@ bool net_part_fuses(const struct net *n);
 static inline __attribute__((always_inline)) void
 net_obuf_count_in(struct net *n, uint32_t r, struct port *pt, struct ivc *iv, uint32_t v, flit_t f)
 {
-    net_ivc_put(iv, f);
+    net_ivc_put(iv, f, n->vc_runs);
     if (iv->count++ == 0) {
         const uint32_t p = pt->rp & 63;
         pt->nonempty |= 1ULL << v;
