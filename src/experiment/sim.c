@@ -44,8 +44,8 @@ const struct saturn_param sim_params[] = {
      "keep the flits of a packet that arrive one after another at an empty input VC as a count "
      "instead of writing each into the VC's ring, so that a large network touches one line "
      "less per flit-hop: on, off, or auto (on when the routers' ports, VCs and rings take more "
-     "than 2 MiB, a core's L2: measured 6.6-30 % faster from a 32x32 torus up, 3.6-4.4 % slower "
-     "on most smaller networks); a speed hint only, the result is the same bit for bit either "
+     "than 2 MiB, a core's L2: measured 5.6-27 % faster from a 32x32 torus up, level to 5 % "
+     "slower on smaller networks); a speed hint only, the result is the same bit for bit either "
      "way"},
     {"sim.check_invariants", SATURN_PARAM_BOOL, "false", 0, 0, NULL,
      "audit conservation and credit invariants every cycle (slow; always on in debug builds)"},

@@ -352,11 +352,11 @@ static int build_buffers(struct net *n, enum runs_mode runs)
      * this host kind) with the routers' ports and VCs, so that a ring's
      * line is a miss beyond it; below, the ring is written and read in
      * the cache, and a run's tests (a new run or the next flit of one, a
-     * head or not) cost more than they save. Measured (docs/PERFORMANCE.md,
-     * 2026-12-04): the ring 3.6-4.4 % faster on the torus pair, a 256-router
-     * HyperX and a 512-node fat tree (0.6-1.4 MiB), 3.6 % slower on the
-     * 16x16 torus of bench/torus16_uniform_0.10.ini (0.5 MiB), and runs
-     * 6.6-30 % faster from a 32x32 torus (2.2 MiB) up. */
+     * head or not) cost more than they save. Measured in one binary
+     * (docs/PERFORMANCE.md, 2026-12-04): the ring 3.1-5.2 % faster on the
+     * torus pair, a 256-router HyperX and a 512-node fat tree (0.6-1.4 MiB),
+     * level on the 16x16 torus of bench/torus16_uniform_0.10.ini (0.5 MiB),
+     * and runs 5.6-27 % faster from a 32x32 torus (2.2 MiB) up. */
     n->vc_runs = runs == RUNS_ON ||
                  (runs == RUNS_AUTO &&
                   router_state_bytes(n, false) + slab * sizeof *n->slab > ((size_t)2 << 20));
