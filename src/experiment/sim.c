@@ -13,8 +13,8 @@
 #include "traffic/process.h"
 
 
-/* sim.huge_pages and sim.vc_runs: net.c reads them in this order */
-static const char *const huge_page_modes[] = {"auto", "on", "off", NULL};
+/* sim.huge_pages and sim.vc_runs (net.c reads them in this order: enum huge_mode, runs_mode) */
+static const char *const auto_on_off[] = {"auto", "on", "off", NULL};
 
 const struct saturn_param sim_params[] = {
     {"sim.workload", SATURN_PARAM_ENUM, "steady", 0, 0, workload_names,
@@ -34,13 +34,13 @@ const struct saturn_param sim_params[] = {
      "or credit between two partitions is shorter (a large Dragonfly: its lines stay in the "
      "caches), the partitions shared among sim.threads threads; the result is the same bit for "
      "bit but for packet ids (0: cycle by cycle)"},
-    {"sim.huge_pages", SATURN_PARAM_ENUM, "auto", 0, 0, huge_page_modes,
+    {"sim.huge_pages", SATURN_PARAM_ENUM, "auto", 0, 0, auto_on_off,
      "ask the kernel (Linux's transparent huge pages) for 2 MiB pages for the network's arrays "
      "of 4 MiB or more, so that a large network's random accesses miss the TLB less: on, off, "
      "or auto (on when the routers' ports and VCs take 16 MiB or more: measured 4 % faster on "
      "paper 004's 16,512 nodes, up to 8 % slower on a 1,056-node Dragonfly); a speed hint only, "
      "the result is the same bit for bit either way"},
-    {"sim.vc_runs", SATURN_PARAM_ENUM, "auto", 0, 0, huge_page_modes,
+    {"sim.vc_runs", SATURN_PARAM_ENUM, "auto", 0, 0, auto_on_off,
      "keep the flits of a packet that arrive one after another at an empty input VC as a count "
      "instead of writing each into the VC's ring, so that a large network touches one line "
      "less per flit-hop: on, off, or auto (on when the routers' ports, VCs and rings take more "
